@@ -1,0 +1,33 @@
+"""Typed research objects, one module a layer."""
+
+from .common import Lifecycle, Provenance, ResearchObject, Verification, make_locator, split_locator
+from .l1 import Context, Fact, FactType, Quantity
+from .l2 import (
+    Assignment,
+    Category,
+    Certainty,
+    Dimension,
+    Entity,
+    EntityType,
+    Mention,
+    Relation,
+    RelationType,
+    Taxonomy,
+)
+from .l3 import BasisItem, BasisRole, ReviewState, Scope, Synthesis, SynthesisKind
+from .source import Sentence, SourceMap
+
+KINDS: dict[str, type[ResearchObject]] = {
+    cls.kind: cls for cls in (SourceMap, Fact, Taxonomy, Entity, Assignment, Relation, Synthesis)
+}
+LAYER_OF = {
+    "paper": "source",
+    "fact": "L1",
+    "taxonomy": "L2",
+    "entity": "L2",
+    "assignment": "L2",
+    "relation": "L2",
+    "synthesis": "L3",
+}
+
+__all__ = [name for name in dir() if not name.startswith("_")]

@@ -1,0 +1,69 @@
+"""L1: source-grounded Scientific Facts (statement, context, evidence)."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import ClassVar
+
+from pydantic import BaseModel, Field
+
+from .common import HasEvidence, ResearchObject, split_locator
+
+
+class FactType(StrEnum):
+    finding = "finding"  # qualitative or quantitative result
+    method_description = "method_description"
+    theoretical_result = "theoretical_result"
+    limitation = "limitation"
+    hypothesis = "hypothesis"
+    dataset_description = "dataset_description"
+
+
+class Quantity(BaseModel):
+    """A reported value bound to its subject and the setting it was measured in."""
+
+    value: float
+    text: str = Field(..., description="the value as written, e.g. '96.7%'")
+    unit: str = ""
+    metric: str = ""
+    dataset: str = ""
+    subject: str = ""
+
+
+class Context(BaseModel):
+    conditions: list[str] = Field(default_factory=list, description="settings, populations, data, conditions")
+    assumptions: list[str] = Field(default_factory=list)
+
+
+class Fact(HasEvidence, ResearchObject):
+    kind: ClassVar[str] = "fact"
+    # A fact is identified by its paper, its anchor sentence and its type: re-extraction of the
+    # same sentence gives a new version of the same fact, not a new fact.
+    identity_fields: ClassVar[tuple[str, ...]] = ("paper", "anchor", "type")
+
+    statement: str = Field(..., min_length=3, max_length=2000)
+    subject: str = Field(..., min_length=1, max_length=300)
+    type: FactType
+    context: Context = Field(default_factory=Context)
+    quantities: list[Quantity] = Field(default_factory=list)
+
+    @property
+    def paper(self) -> str:
+        return split_locator(self.evidence[0])[0]
+
+    @property
+    def anchor(self) -> str:
+        return self.evidence[0]
+
+    @property
+    def paper_id(self) -> str:
+        return self.paper
+
+    def locators(self) -> list[str]:
+        return list(self.evidence)
+
+    def cited_ids(self) -> list[tuple[str, str]]:
+        return [(self.paper, "source")]
+
+    def label(self) -> str:
+        return self.statement

@@ -1,0 +1,314 @@
+"""The embedded store: one DuckDB file in a directory. This module owns every SQL statement.
+
+Plain SQL with no DuckDB-only constraint tricks, so Postgres can replace DuckDB behind the same
+methods. No PRIMARY KEY constraints: DuckDB checks them eagerly inside a transaction, which
+breaks delete-then-insert upserts; uniqueness is kept by the registry, the only writer.
+
+Concurrency: every connection is opened under an exclusive file lock and closed afterwards, so
+two processes writing the same store serialize; a writer that cannot get the lock within
+`lock_timeout` seconds gets a StoreBusyError naming the store, and nothing is written.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import pyarrow as pa
+from filelock import FileLock, Timeout
+
+DEFAULT_HOME = ".scholarstack"
+
+SCHEMA = """
+CREATE SEQUENCE IF NOT EXISTS event_seq START 1;
+CREATE TABLE IF NOT EXISTS objects (
+    id VARCHAR, kind VARCHAR, layer VARCHAR, version INTEGER, lifecycle VARCHAR,
+    verification VARCHAR, verification_note VARCHAR, content_hash VARCHAR, paper_id VARCHAR,
+    label VARCHAR, task VARCHAR, recheck_cause VARCHAR, run_id VARCHAR, updated_at TIMESTAMP,
+    data VARCHAR
+);
+CREATE TABLE IF NOT EXISTS object_versions (
+    id VARCHAR, version INTEGER, kind VARCHAR, lifecycle VARCHAR, verification VARCHAR,
+    content_hash VARCHAR, run_id VARCHAR, created_at TIMESTAMP, data VARCHAR
+);
+CREATE TABLE IF NOT EXISTS refs (src_id VARCHAR, dst_id VARCHAR, role VARCHAR);
+CREATE TABLE IF NOT EXISTS evidence (obj_id VARCHAR, locator VARCHAR);
+CREATE TABLE IF NOT EXISTS sentences (
+    locator VARCHAR, paper_id VARCHAR, sid INTEGER, paper_version INTEGER, section VARCHAR,
+    start_char INTEGER, end_char INTEGER, text VARCHAR, is_current BOOLEAN
+);
+CREATE TABLE IF NOT EXISTS events (
+    seq BIGINT, ts TIMESTAMP, run_id VARCHAR, event VARCHAR, obj_id VARCHAR, version INTEGER,
+    detail VARCHAR
+);
+CREATE TABLE IF NOT EXISTS rejections (
+    ts TIMESTAMP, run_id VARCHAR, kind VARCHAR, candidate_id VARCHAR, reason VARCHAR,
+    producer VARCHAR, data VARCHAR
+);
+CREATE TABLE IF NOT EXISTS runs (
+    run_id VARCHAR, asset VARCHAR, partition_key VARCHAR, ts TIMESTAMP, metadata VARCHAR
+);
+"""
+
+OBJECT_COLUMNS = [
+    "id", "kind", "layer", "version", "lifecycle", "verification", "verification_note",
+    "content_hash", "paper_id", "label", "task", "recheck_cause", "run_id", "updated_at", "data",
+]
+VERSION_COLUMNS = [
+    "id", "version", "kind", "lifecycle", "verification", "content_hash", "run_id", "created_at", "data",
+]
+SENTENCE_COLUMNS = [
+    "locator", "paper_id", "sid", "paper_version", "section", "start_char", "end_char", "text", "is_current",
+]
+
+
+def sql(con: duckdb.DuckDBPyConnection, statement: str, params: list[Any] | None = None) -> None:
+    """Run a statement whose result is not needed; DuckDB 2 wants every result drained."""
+    cur = con.execute(statement, params or [])
+    try:
+        cur.fetchall()
+    except duckdb.InvalidInputException:  # statements without a result set
+        pass
+
+
+class StoreError(RuntimeError):
+    pass
+
+
+class StoreBusyError(StoreError):
+    pass
+
+
+def resolve_home(path: str | os.PathLike | None = None) -> Path:
+    return Path(path or os.environ.get("SCHOLARSTACK_HOME") or DEFAULT_HOME)
+
+
+class Store:
+    """A store directory: `store.duckdb`, its lock, the LLM cache and the vector index files."""
+
+    def __init__(self, home: str | os.PathLike | None = None, lock_timeout: float | None = None):
+        self.home = resolve_home(home)
+        self.home.mkdir(parents=True, exist_ok=True)
+        self.path = self.home / "store.duckdb"
+        timeout = lock_timeout if lock_timeout is not None else float(os.environ.get("SCHOLARSTACK_LOCK_TIMEOUT", "300"))
+        self.lock_timeout = timeout
+        self._lock = FileLock(str(self.home / "store.lock"), timeout=timeout, is_singleton=False)
+        self._local = threading.local()
+        with self.connect() as con:
+            sql(con, SCHEMA)
+
+    def __repr__(self) -> str:
+        return f"Store({str(self.home)!r})"
+
+    # -- connections -------------------------------------------------------------------------
+    @contextmanager
+    def connect(self) -> Iterator[duckdb.DuckDBPyConnection]:
+        """A connection under the store lock; nested calls in one thread share it."""
+        con = getattr(self._local, "con", None)
+        if con is not None:
+            yield con
+            return
+        try:
+            self._lock.acquire()
+        except Timeout as exc:
+            raise StoreBusyError(
+                f"store {self.home} is locked by another process (waited {self.lock_timeout:.0f}s); "
+                "retry when it finishes or raise SCHOLARSTACK_LOCK_TIMEOUT"
+            ) from exc
+        try:
+            con = duckdb.connect(str(self.path))
+        except duckdb.Error as exc:
+            self._lock.release()
+            raise StoreError(f"cannot open store {self.path}: {exc}") from exc
+        self._local.con = con
+        try:
+            yield con
+        finally:
+            self._local.con = None
+            con.close()
+            self._lock.release()
+
+    @contextmanager
+    def transaction(self) -> Iterator[duckdb.DuckDBPyConnection]:
+        """All-or-nothing: an exception anywhere inside rolls the whole batch back."""
+        with self.connect() as con:
+            if getattr(self._local, "in_tx", False):
+                yield con
+                return
+            sql(con, "BEGIN TRANSACTION")
+            self._local.in_tx = True
+            try:
+                yield con
+                sql(con, "COMMIT")
+            except BaseException:
+                sql(con, "ROLLBACK")
+                raise
+            finally:
+                self._local.in_tx = False
+
+    def query(self, sql: str, params: Iterable[Any] = ()) -> list[tuple]:
+        with self.connect() as con:
+            return con.execute(sql, list(params)).fetchall()
+
+    def query_dicts(self, sql: str, params: Iterable[Any] = ()) -> list[dict[str, Any]]:
+        with self.connect() as con:
+            cur = con.execute(sql, list(params))
+            cols = [d[0] for d in cur.description]
+            return [dict(zip(cols, row)) for row in cur.fetchall()]
+
+    # -- bulk helpers ------------------------------------------------------------------------
+    @staticmethod
+    def insert_rows(con: duckdb.DuckDBPyConnection, table: str, columns: list[str], rows: list[tuple]) -> None:
+        if not rows:
+            return
+        arrow = pa.table({c: [r[i] for r in rows] for i, c in enumerate(columns)})
+        con.register("_bulk", arrow)
+        try:
+            sql(con, f"INSERT INTO {table} ({', '.join(columns)}) SELECT {', '.join(columns)} FROM _bulk")
+        finally:
+            con.unregister("_bulk")
+
+    @staticmethod
+    def with_id_table(con: duckdb.DuckDBPyConnection, name: str, ids: Iterable[str]) -> None:
+        """(Re)register a one-column arrow table of ids for joins; avoids giant IN lists."""
+        try:
+            con.unregister(name)
+        except Exception:  # not registered yet
+            pass
+        con.register(name, pa.table({"id": pa.array(sorted(set(ids)), type=pa.string())}))
+
+    # -- reads used everywhere ---------------------------------------------------------------
+    def current_rows(self, ids: Iterable[str]) -> dict[str, dict[str, Any]]:
+        with self.connect() as con:
+            self.with_id_table(con, "_ids", ids)
+            cur = con.execute(
+                "SELECT id, kind, version, lifecycle, content_hash, verification FROM objects "
+                "WHERE id IN (SELECT id FROM _ids)"
+            )
+            return {r[0]: dict(kind=r[1], version=r[2], lifecycle=r[3], content_hash=r[4], verification=r[5]) for r in cur.fetchall()}
+
+    def current_sentences(self, locators: Iterable[str]) -> dict[str, str]:
+        with self.connect() as con:
+            self.with_id_table(con, "_locs", locators)
+            rows = con.execute(
+                "SELECT locator, text FROM sentences WHERE is_current AND locator IN (SELECT id FROM _locs)"
+            ).fetchall()
+        return dict(rows)
+
+    def paper_sentences(self, paper_id: str, version: int | None = None) -> list[dict[str, Any]]:
+        cond = "paper_version = ?" if version is not None else "is_current"
+        params: list[Any] = [paper_id] + ([version] if version is not None else [])
+        return self.query_dicts(
+            f"SELECT locator, sid, section, start_char, end_char, text FROM sentences "
+            f"WHERE paper_id = ? AND {cond} ORDER BY sid",
+            params,
+        )
+
+    def get_row(self, obj_id: str, version: int | None = None) -> dict[str, Any] | None:
+        if version is None:
+            rows = self.query_dicts("SELECT * FROM objects WHERE id = ?", [obj_id])
+        else:
+            rows = self.query_dicts(
+                "SELECT v.*, o.layer, o.paper_id, o.label FROM object_versions v "
+                "LEFT JOIN objects o USING (id) WHERE v.id = ? AND v.version = ?",
+                [obj_id, version],
+            )
+        if not rows:
+            return None
+        row = rows[0]
+        row["data"] = json.loads(row["data"])
+        return row
+
+    def history(self, obj_id: str) -> list[dict[str, Any]]:
+        return self.query_dicts(
+            "SELECT version, lifecycle, verification, content_hash, run_id, created_at FROM object_versions "
+            "WHERE id = ? ORDER BY version",
+            [obj_id],
+        )
+
+    def events_for(self, obj_id: str) -> list[dict[str, Any]]:
+        return self.query_dicts(
+            "SELECT seq, ts, run_id, event, version, detail FROM events WHERE obj_id = ? ORDER BY seq", [obj_id]
+        )
+
+    def cited_by(self, obj_id: str) -> list[dict[str, Any]]:
+        return self.query_dicts(
+            "SELECT r.src_id AS id, o.kind, r.role, o.lifecycle FROM refs r JOIN objects o ON o.id = r.src_id "
+            "WHERE r.dst_id = ? ORDER BY o.kind, r.src_id",
+            [obj_id],
+        )
+
+    def cites(self, obj_id: str) -> list[dict[str, Any]]:
+        return self.query_dicts("SELECT dst_id AS id, role FROM refs WHERE src_id = ? ORDER BY role, dst_id", [obj_id])
+
+    def evidence_of(self, obj_id: str) -> list[str]:
+        return [r[0] for r in self.query("SELECT locator FROM evidence WHERE obj_id = ?", [obj_id])]
+
+    def objects(self, kind: str, lifecycle: tuple[str, ...] = ("current", "needs_recheck"), paper_id: str | None = None) -> list[dict[str, Any]]:
+        sql = "SELECT * FROM objects WHERE kind = ? AND lifecycle IN (SELECT unnest(?))"
+        params: list[Any] = [kind, list(lifecycle)]
+        if paper_id is not None:
+            sql += " AND paper_id = ?"
+            params.append(paper_id)
+        rows = self.query_dicts(sql + " ORDER BY id", params)
+        for r in rows:
+            r["data"] = json.loads(r["data"])
+        return rows
+
+    def objects_needing_recheck(self, ids: list[str] | None = None) -> list[dict[str, Any]]:
+        with self.connect():
+            if ids is None:
+                rows = self.query_dicts("SELECT * FROM objects WHERE lifecycle = 'needs_recheck' ORDER BY id")
+            else:
+                with self.connect() as con:
+                    self.with_id_table(con, "_rc", ids)
+                rows = self.query_dicts(
+                    "SELECT * FROM objects WHERE lifecycle = 'needs_recheck' AND id IN (SELECT id FROM _rc) ORDER BY id"
+                )
+        for r in rows:
+            r["data"] = json.loads(r["data"])
+        return rows
+
+    def status(self) -> dict[str, Any]:
+        with self.connect() as con:
+            by_state = con.execute(
+                "SELECT layer, kind, lifecycle, verification, count(*) FROM objects GROUP BY ALL ORDER BY ALL"
+            ).fetchall()
+            versions = con.execute("SELECT count(*), count(DISTINCT id) FROM object_versions").fetchall()[0]
+            rejections = con.execute("SELECT kind, count(*) FROM rejections GROUP BY kind ORDER BY kind").fetchall()
+            sentences = con.execute("SELECT count(*), count(DISTINCT paper_id) FROM sentences WHERE is_current").fetchall()[0]
+        layers: dict[str, Any] = {}
+        for layer, kind, lifecycle, verification, n in by_state:
+            k = layers.setdefault(layer, {}).setdefault(kind, {"total": 0, "lifecycle": {}, "verification": {}})
+            k["total"] += n
+            k["lifecycle"][lifecycle] = k["lifecycle"].get(lifecycle, 0) + n
+            k["verification"][verification] = k["verification"].get(verification, 0) + n
+        needs = sum(n for _, _, lc, _, n in by_state if lc == "needs_recheck")
+        return {
+            "store": str(self.home),
+            "layers": layers,
+            "sentences": sentences[0],
+            "papers_with_sentences": sentences[1],
+            "versions": versions[0],
+            "objects_with_history": versions[1],
+            "needs_recheck": needs,
+            "rejections": dict(rejections),
+        }
+
+    def rejections(self, limit: int = 50) -> list[dict[str, Any]]:
+        return self.query_dicts(
+            "SELECT ts, run_id, kind, candidate_id, reason, producer FROM rejections ORDER BY ts DESC LIMIT ?", [limit]
+        )
+
+    def record_run(self, run_id: str, asset: str, partition_key: str | None, metadata: dict[str, Any]) -> None:
+        with self.transaction() as con:
+            sql(con, 
+                "INSERT INTO runs VALUES (?, ?, ?, now(), ?)",
+                [run_id, asset, partition_key, json.dumps(metadata, default=str)],
+            )

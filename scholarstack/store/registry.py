@@ -1,0 +1,404 @@
+"""register(): the one gate into the store, and the revision / recheck semantics around it.
+
+Order of checks for every candidate: schema (pydantic, then the batch validator, e.g. Great
+Expectations suites), identity (equal current object → reused), reference integrity (every
+locator resolves to a current sentence, every cited id exists and is not withdrawn), versioning.
+A rejected candidate is written to `rejections` with its reason; the rest of the batch goes on.
+The whole batch is one transaction: an exception leaves the store exactly as it was.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any, Literal
+
+import pyarrow as pa
+from pydantic import ValidationError
+
+from ..models import KINDS, LAYER_OF, Lifecycle, ResearchObject, SourceMap, Verification
+from .db import OBJECT_COLUMNS, SENTENCE_COLUMNS, VERSION_COLUMNS, Store, sql
+
+# Given a kind and its candidates, return {index in list: reason} for those that fail.
+BatchValidator = Callable[[str, Sequence[ResearchObject]], dict[int, str]]
+Status = Literal["new", "revised", "reused", "rejected"]
+LAYER_ORDER = ["paper", "fact", "taxonomy", "entity", "assignment", "relation", "synthesis"]
+
+
+def new_run_id() -> str:
+    return datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S") + "-" + uuid.uuid4().hex[:8]
+
+
+@dataclass
+class Outcome:
+    index: int
+    kind: str
+    id: str | None
+    status: Status
+    version: int | None = None
+    reason: str = ""
+
+
+@dataclass
+class RegistrationReport:
+    run_id: str
+    outcomes: list[Outcome] = field(default_factory=list)
+    marked_for_recheck: int = 0
+
+    def count(self, status: Status) -> int:
+        return sum(1 for o in self.outcomes if o.status == status)
+
+    @property
+    def accepted_ids(self) -> list[str]:
+        return [o.id for o in self.outcomes if o.status != "rejected" and o.id]
+
+    @property
+    def rejected(self) -> list[Outcome]:
+        return [o for o in self.outcomes if o.status == "rejected"]
+
+    def summary(self) -> dict[str, int]:
+        return {s: self.count(s) for s in ("new", "revised", "reused", "rejected")} | {
+            "marked_for_recheck": self.marked_for_recheck
+        }
+
+
+def coerce(candidate: ResearchObject | dict[str, Any]) -> ResearchObject:
+    if isinstance(candidate, ResearchObject):
+        return candidate
+    if not isinstance(candidate, dict) or candidate.get("kind") not in KINDS:
+        raise ValueError(f"candidate has no known 'kind' (one of {sorted(KINDS)})")
+    data = {k: v for k, v in candidate.items() if k != "kind"}
+    return KINDS[candidate["kind"]].model_validate(data)
+
+
+def _short(exc: Exception, limit: int = 400) -> str:
+    if isinstance(exc, ValidationError):
+        parts = [f"{'.'.join(map(str, e['loc'])) or '<root>'}: {e['msg']}" for e in exc.errors()[:5]]
+        return "schema: " + "; ".join(parts)[:limit]
+    return str(exc)[:limit]
+
+
+def _dump(obj: ResearchObject) -> str:
+    exclude = {"sentences"} if isinstance(obj, SourceMap) else set()
+    data = obj.model_dump(mode="json", exclude=exclude)
+    data["kind"] = obj.kind
+    if isinstance(obj, SourceMap):
+        data["n_sentences"] = len(obj.sentences)
+    return json.dumps(data, ensure_ascii=False)
+
+
+def register(store: Store, candidate: ResearchObject | dict[str, Any], **kwargs: Any) -> Outcome:
+    return register_many(store, [candidate], **kwargs).outcomes[0]
+
+
+def register_many(
+    store: Store,
+    candidates: Iterable[ResearchObject | dict[str, Any]],
+    *,
+    run_id: str | None = None,
+    validator: BatchValidator | None = None,
+    task: str | None = None,
+    producer: str | None = None,
+) -> RegistrationReport:
+    """Register a batch atomically. `task` marks every object as derived by that task."""
+    report = RegistrationReport(run_id=run_id or new_run_id())
+    now = datetime.now(timezone.utc)
+    cands = list(candidates)
+    outcomes: list[Outcome | None] = [None] * len(cands)
+    rejection_rows: list[tuple] = []
+
+    def reject(i: int, kind: str, obj_id: str | None, reason: str, data: Any) -> None:
+        outcomes[i] = Outcome(i, kind, obj_id, "rejected", reason=reason)
+        text = data if isinstance(data, str) else json.dumps(data, default=str, ensure_ascii=False)[:20000]
+        rejection_rows.append((now, report.run_id, kind, obj_id, reason, producer or "", text))
+
+    models: list[tuple[int, ResearchObject]] = []
+    for i, c in enumerate(cands):
+        try:
+            obj = coerce(c)
+        except (ValidationError, ValueError) as exc:
+            kind = c.get("kind", "?") if isinstance(c, dict) else type(c).__name__
+            reject(i, str(kind), None, _short(exc), c)
+            continue
+        if task or producer or obj.provenance.run_id is None:
+            prov = obj.provenance.model_copy(
+                update={"run_id": obj.provenance.run_id or report.run_id}
+                | ({"task": task} if task else {})
+                | ({"producer": producer} if producer else {})
+            )
+            obj = obj.model_copy(update={"provenance": prov})
+        models.append((i, obj))
+
+    if validator is not None and models:
+        by_kind: dict[str, list[tuple[int, ResearchObject]]] = {}
+        for i, obj in models:
+            by_kind.setdefault(obj.kind, []).append((i, obj))
+        failed: set[int] = set()
+        for kind, items in by_kind.items():
+            for j, reason in validator(kind, [o for _, o in items]).items():
+                i, obj = items[j]
+                failed.add(i)
+                reject(i, kind, obj.id, f"expectation: {reason}", obj.model_dump(mode="json"))
+        models = [(i, o) for i, o in models if i not in failed]
+
+    with store.transaction() as con:
+        existing = store.current_rows([o.id for _, o in models])
+        cited_ids = {cid for _, o in models for cid, _ in o.cited_ids()}
+        cited_rows = store.current_rows(cited_ids)
+        batch_papers = {o.paper_key: o for _, o in models if isinstance(o, SourceMap)}
+        locs = {loc for _, o in models for loc in o.locators()}
+        known_locs = set(store.current_sentences(locs))
+
+        state: dict[str, dict[str, Any]] = {}  # id → row state as the batch proceeds
+        writes: dict[str, tuple[ResearchObject, int, str]] = {}  # id → (obj, version, status)
+        clears: dict[str, ResearchObject] = {}  # reused objects whose lifecycle/verification changes
+        accepted_papers: dict[str, SourceMap] = {}
+
+        def live(obj_id: str) -> bool:
+            row = state.get(obj_id) or cited_rows.get(obj_id) or existing.get(obj_id)
+            return row is not None and row["lifecycle"] != Lifecycle.withdrawn
+
+        def resolves(loc: str) -> bool:
+            paper = loc.rsplit(":", 1)[0]
+            if paper in accepted_papers:  # this batch replaces the paper's sentences
+                return int(loc.rsplit(":", 1)[1]) in {s.sid for s in accepted_papers[paper].sentences}
+            return loc in known_locs
+
+        for i, obj in models:
+            oid = obj.id
+            if isinstance(obj, SourceMap):
+                sids = [s.sid for s in obj.sentences]
+                if len(set(sids)) != len(sids):
+                    reject(i, obj.kind, oid, "duplicate sentence ids in source map", {"paper": oid})
+                    continue
+            bad_locs = [loc for loc in obj.locators() if not resolves(loc)]
+            if bad_locs:
+                reject(i, obj.kind, oid, f"evidence locator(s) do not resolve to a current sentence: {', '.join(bad_locs[:5])}", obj.model_dump(mode="json"))
+                continue
+            bad_refs = [f"{cid} ({role})" for cid, role in obj.cited_ids() if cid != oid and not live(cid)]
+            if bad_refs:
+                reject(i, obj.kind, oid, f"cites unknown or withdrawn object(s): {', '.join(bad_refs[:5])}", obj.model_dump(mode="json"))
+                continue
+            h = obj.content_hash()
+            prev = state.get(oid) or existing.get(oid)
+            if prev is None:
+                version, status = 1, "new"
+            elif prev["content_hash"] == h and prev["lifecycle"] != Lifecycle.withdrawn:
+                version, status = prev["version"], "reused"
+                if prev["lifecycle"] == Lifecycle.needs_recheck or prev["verification"] != obj.verification:
+                    clears[oid] = obj
+            else:
+                version, status = prev["version"] + 1, "revised"
+            if status != "reused":
+                writes[oid] = (obj, version, status)
+                clears.pop(oid, None)
+            state[oid] = dict(kind=obj.kind, version=version, lifecycle=Lifecycle.current, content_hash=h, verification=obj.verification)
+            if isinstance(obj, SourceMap):
+                accepted_papers[oid] = obj
+            outcomes[i] = Outcome(i, obj.kind, oid, status, version)
+
+        _write(store, con, report.run_id, now, writes, clears, rejection_rows)
+        revised = [oid for oid, (_, _, st) in writes.items() if st == "revised"]
+        report.marked_for_recheck = _propagate(store, con, revised, set(state), report.run_id, now, "revised")
+
+    report.outcomes = [o for o in outcomes if o is not None]
+    return report
+
+
+def _next_seq(con) -> int:
+    return con.execute("SELECT coalesce(max(seq), 0) + 1 FROM events").fetchall()[0][0]
+
+
+def _write(store: Store, con, run_id: str, now: datetime, writes, clears, rejection_rows) -> None:
+    seq = _next_seq(con)
+    events: list[tuple] = []
+    if writes:
+        ids = list(writes)
+        store.with_id_table(con, "_w", ids)
+        sql(con, "DELETE FROM objects WHERE id IN (SELECT id FROM _w)")
+        sql(con, "DELETE FROM refs WHERE src_id IN (SELECT id FROM _w)")
+        sql(con, "DELETE FROM evidence WHERE obj_id IN (SELECT id FROM _w)")
+        sql(con, "UPDATE object_versions SET lifecycle = 'superseded' WHERE id IN (SELECT id FROM _w) AND lifecycle <> 'withdrawn'")
+        obj_rows, ver_rows, ref_rows, ev_rows, sent_rows = [], [], [], [], []
+        for oid, (obj, version, status) in writes.items():
+            data = _dump(obj)
+            h = obj.content_hash()
+            obj_rows.append((oid, obj.kind, LAYER_OF[obj.kind], version, "current", obj.verification.value,
+                             obj.verification_note, h, obj.paper_id, obj.label()[:300], obj.provenance.task,
+                             None, run_id, now, data))
+            ver_rows.append((oid, version, obj.kind, "current", obj.verification.value, h, run_id, now, data))
+            ref_rows.extend((oid, dst, role) for dst, role in obj.cited_ids())
+            ev_rows.extend((oid, loc) for loc in obj.locators())
+            events.append((seq + len(events), now, run_id, status, oid, version, obj.provenance.task or ""))
+            if isinstance(obj, SourceMap):
+                sent_rows.extend(
+                    (obj.locator(s.sid), oid, s.sid, version, s.section, s.start, s.end, s.text, True)
+                    for s in obj.sentences
+                )
+        papers = [oid for oid, (o, _, _) in writes.items() if isinstance(o, SourceMap)]
+        if papers:
+            store.with_id_table(con, "_p", papers)
+            sql(con, "UPDATE sentences SET is_current = false WHERE paper_id IN (SELECT id FROM _p)")
+        store.insert_rows(con, "objects", OBJECT_COLUMNS, obj_rows)
+        store.insert_rows(con, "object_versions", VERSION_COLUMNS, ver_rows)
+        store.insert_rows(con, "refs", ["src_id", "dst_id", "role"], ref_rows)
+        store.insert_rows(con, "evidence", ["obj_id", "locator"], ev_rows)
+        store.insert_rows(con, "sentences", SENTENCE_COLUMNS, sent_rows)
+    for oid, obj in clears.items():
+        sql(con, 
+            "UPDATE objects SET lifecycle = 'current', recheck_cause = NULL, verification = ?, verification_note = ?, updated_at = ? WHERE id = ?",
+            [obj.verification.value, obj.verification_note, now, oid],
+        )
+        events.append((seq + len(events), now, run_id, "reverified", oid, None, f"re-registered unchanged; verification {obj.verification.value}"))
+    store.insert_rows(con, "events", ["seq", "ts", "run_id", "event", "obj_id", "version", "detail"], events)
+    store.insert_rows(con, "rejections", ["ts", "run_id", "kind", "candidate_id", "reason", "producer", "data"], rejection_rows)
+
+
+def _propagate(store: Store, con, changed: list[str], fresh: set[str], run_id: str, now: datetime, why: str) -> int:
+    """Mark every object that cites a changed object, transitively, needs_recheck with the cause.
+
+    Traversal stops at objects registered fresh in this batch: they were just built from the
+    current versions, so they and what depends only through them keep their standing.
+    """
+    if not changed:
+        return 0
+    store.with_id_table(con, "_changed", changed)
+    store.with_id_table(con, "_fresh", fresh)
+    rows = con.execute(
+        """
+        WITH RECURSIVE dep(id, cause) AS (
+            SELECT r.src_id, r.dst_id FROM refs r
+            WHERE r.dst_id IN (SELECT id FROM _changed) AND r.src_id NOT IN (SELECT id FROM _fresh)
+            UNION
+            SELECT r.src_id, dep.cause FROM refs r JOIN dep ON r.dst_id = dep.id
+            WHERE r.src_id NOT IN (SELECT id FROM _fresh)
+        )
+        SELECT d.id, min(d.cause) FROM dep d JOIN objects o ON o.id = d.id
+        WHERE o.lifecycle = 'current' GROUP BY d.id
+        """
+    ).fetchall()
+    if not rows:
+        return 0
+    causes = [(oid, f"cites {cause} ({why} in run {run_id})") for oid, cause in rows]
+    store.with_id_table(con, "_marked", [oid for oid, _ in causes])
+    con.register("_causes", pa.table({"id": [c[0] for c in causes], "cause": [c[1] for c in causes]}))
+    sql(con, 
+        "UPDATE objects SET lifecycle = 'needs_recheck', recheck_cause = _causes.cause, updated_at = ? "
+        "FROM _causes WHERE objects.id = _causes.id",
+        [now],
+    )
+    con.unregister("_causes")
+    seq = _next_seq(con)
+    store.insert_rows(
+        con, "events", ["seq", "ts", "run_id", "event", "obj_id", "version", "detail"],
+        [(seq + k, now, run_id, "needs_recheck", oid, None, cause) for k, (oid, cause) in enumerate(causes)],
+    )
+    return len(causes)
+
+
+def withdraw(store: Store, ids: Iterable[str], reason: str, run_id: str | None = None) -> int:
+    """Withdraw current objects: a withdrawn version is recorded and dependents are marked."""
+    run_id = run_id or new_run_id()
+    now = datetime.now(timezone.utc)
+    ids = list(ids)
+    with store.transaction() as con:
+        rows = store.current_rows(ids)
+        live_ids = [i for i, r in rows.items() if r["lifecycle"] != Lifecycle.withdrawn]
+        if not live_ids:
+            return 0
+        store.with_id_table(con, "_wd", live_ids)
+        sql(con, 
+            "INSERT INTO object_versions SELECT id, version + 1, kind, 'withdrawn', verification, content_hash, ?, ?, data "
+            "FROM objects WHERE id IN (SELECT id FROM _wd)",
+            [run_id, now],
+        )
+        sql(con, 
+            "UPDATE object_versions SET lifecycle = 'superseded' WHERE id IN (SELECT id FROM _wd) AND lifecycle = 'current'"
+        )
+        sql(con, 
+            "UPDATE objects SET version = version + 1, lifecycle = 'withdrawn', recheck_cause = ?, run_id = ?, updated_at = ? "
+            "WHERE id IN (SELECT id FROM _wd)",
+            [reason, run_id, now],
+        )
+        sql(con, "DELETE FROM refs WHERE src_id IN (SELECT id FROM _wd)")
+        seq = _next_seq(con)
+        store.insert_rows(
+            con, "events", ["seq", "ts", "run_id", "event", "obj_id", "version", "detail"],
+            [(seq + k, now, run_id, "withdrawn", oid, rows[oid]["version"] + 1, reason) for k, oid in enumerate(live_ids)],
+        )
+        _propagate(store, con, live_ids, set(), run_id, now, "withdrawn")
+    return len(live_ids)
+
+
+def withdraw_missing(store: Store, kind: str, keep_ids: Iterable[str], paper_id: str | None = None, reason: str = "", run_id: str | None = None) -> int:
+    """Withdraw current objects of `kind` (optionally of one paper) that a rebuild no longer produced."""
+    keep = set(keep_ids)
+    current = store.query(
+        "SELECT id FROM objects WHERE kind = ? AND lifecycle <> 'withdrawn'" + (" AND paper_id = ?" if paper_id else ""),
+        [kind] + ([paper_id] if paper_id else []),
+    )
+    gone = [r[0] for r in current if r[0] not in keep]
+    return withdraw(store, gone, reason or f"no longer produced by a rebuild of {kind}s", run_id) if gone else 0
+
+
+# -- recheck -----------------------------------------------------------------------------------
+Verifier = Callable[[ResearchObject, "RecheckContext"], tuple[Verification, str]]
+
+
+@dataclass
+class RecheckContext:
+    store: Store
+    sentences: dict[str, str]
+
+    def object(self, obj_id: str) -> ResearchObject | None:
+        row = self.store.get_row(obj_id)
+        if row is None or row["kind"] == "paper":
+            return None
+        return KINDS[row["kind"]].model_validate({k: v for k, v in row["data"].items() if k != "kind"})
+
+
+def load_object(row: dict[str, Any]) -> ResearchObject:
+    data = {k: v for k, v in row["data"].items() if k not in ("kind", "n_sentences")}
+    return KINDS[row["kind"]].model_validate(data)
+
+
+def recheck(store: Store, verifier: Verifier | None = None, ids: Iterable[str] | None = None, run_id: str | None = None) -> list[dict[str, Any]]:
+    """Re-verify objects marked needs_recheck (all, or `ids`), lower layers first.
+
+    References must resolve (cited objects live, locators current); then the verifier, if any,
+    records the semantic result. The object returns to `current` with the result recorded.
+    """
+    if verifier is None:
+        from ..verify import default_verifier as verifier
+    run_id = run_id or new_run_id()
+    now = datetime.now(timezone.utc)
+    rows = store.objects_needing_recheck(list(ids) if ids is not None else None)
+    rows.sort(key=lambda r: LAYER_ORDER.index(r["kind"]))
+    results = []
+    with store.transaction() as con:
+        seq = _next_seq(con)
+        for row in rows:
+            obj = load_object(row)
+            locs = obj.locators()
+            texts = store.current_sentences(locs)
+            cited = store.current_rows([c for c, _ in obj.cited_ids()])
+            missing = [c for c, _ in obj.cited_ids() if c not in cited or cited[c]["lifecycle"] == Lifecycle.withdrawn]
+            missing += [loc for loc in locs if loc not in texts]
+            if missing:
+                result, note = Verification.failed, "references no longer resolve: " + ", ".join(missing[:5])
+            else:
+                result, note = verifier(obj, RecheckContext(store, texts))
+            sql(con, 
+                "UPDATE objects SET lifecycle = 'current', verification = ?, verification_note = ?, recheck_cause = NULL, updated_at = ? WHERE id = ?",
+                [result.value, note[:500], now, row["id"]],
+            )
+            sql(con, 
+                "INSERT INTO events VALUES (?, ?, ?, 'rechecked', ?, ?, ?)",
+                [seq, now, run_id, row["id"], row["version"], f"{result.value}: {note}"[:500]],
+            )
+            seq += 1
+            results.append({"id": row["id"], "kind": row["kind"], "verification": result.value, "note": note, "cause": row["recheck_cause"]})
+    return results

@@ -1,0 +1,104 @@
+"""Semantic verification without a model: is a statement faithful to the sentences it cites?
+
+Checks (each failure is named in the note, so a failed fact says why):
+- attribution: the subject is found in the evidence, or the evidence speaks in the authors'
+  voice ("we", "our") about their own system;
+- content: most of the statement's content words occur in the evidence;
+- quantities: every reported number occurs in the evidence;
+- qualifications: negations and hedges in the evidence are kept in the statement.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .models import Assignment, Entity, Fact, Relation, ResearchObject, Synthesis, Verification
+
+WORD_RE = re.compile(r"[A-Za-z][A-Za-z0-9\-']*|\d+(?:\.\d+)?")
+STOP = frozenset(
+    "a an the of in on for to and or with by from as at is are was were be been being this that these those "
+    "it its we our us they their which who whom whose than then also such into over under between both each "
+    "can has have had do does did not no".split()
+)
+QUALIFIERS = frozenset("not no never without may might could possibly likely unlikely only approximately roughly "
+                       "partially suggest suggests appear appears cannot".split())
+AUTHOR_VOICE = re.compile(r"\b(we|our|this paper|this work|the proposed|the present)\b", re.I)
+
+
+def words(text: str) -> list[str]:
+    return [w.lower() for w in WORD_RE.findall(text)]
+
+
+def content_words(text: str) -> set[str]:
+    return {w for w in words(text) if w not in STOP and len(w) > 1}
+
+
+def _stem(w: str) -> str:
+    for suf in ("ing", "ed", "es", "s"):
+        if len(w) > len(suf) + 3 and w.endswith(suf):
+            return w[: -len(suf)]
+    return w
+
+
+def overlap(statement: str, evidence: str) -> float:
+    s = {_stem(w) for w in content_words(statement)}
+    if not s:
+        return 0.0
+    e = {_stem(w) for w in content_words(evidence)}
+    return len(s & e) / len(s)
+
+
+def verify_fact(fact: Fact, evidence_text: str) -> tuple[Verification, str]:
+    problems: list[str] = []
+    ev_words = set(words(evidence_text))
+    subj = content_words(fact.subject)
+    attributed = bool(subj) and len({_stem(w) for w in subj} & {_stem(w) for w in ev_words}) >= max(1, len(subj) // 2)
+    if not attributed and not AUTHOR_VOICE.search(evidence_text):
+        return Verification.unresolved, f"subject '{fact.subject}' not found in the cited sentences"
+    ov = overlap(fact.statement, evidence_text)
+    if ov < 0.5:
+        problems.append(f"only {ov:.0%} of the statement's content words occur in the evidence")
+    numbers = set(re.findall(r"\d+(?:\.\d+)?", evidence_text))
+    for q in fact.quantities:
+        found = re.findall(r"\d+(?:\.\d+)?", q.text)
+        if not found or not all(n in numbers for n in found):
+            problems.append(f"quantity '{q.text}' not in the evidence")
+    dropped = (QUALIFIERS & ev_words) - set(words(fact.statement))
+    if dropped:
+        problems.append("qualification dropped: " + ", ".join(sorted(dropped)))
+    if problems:
+        return Verification.failed, "; ".join(problems)
+    return Verification.passed, f"attributed; {ov:.0%} content overlap; quantities and qualifications kept"
+
+
+def _names(entity: Entity | None) -> set[str]:
+    if entity is None:
+        return set()
+    return {n.lower() for n in [entity.name, *entity.aliases]}
+
+
+def _mentions(names: set[str], text: str) -> bool:
+    low = text.lower()
+    return any(re.search(r"(?<!\w)" + re.escape(n) + r"(?!\w)", low) for n in names if n)
+
+
+def default_verifier(obj: ResearchObject, ctx) -> tuple[Verification, str]:
+    """Used by recheck(); `ctx` is a registry.RecheckContext."""
+    if isinstance(obj, Fact):
+        return verify_fact(obj, " ".join(ctx.sentences.get(loc, "") for loc in obj.evidence))
+    if isinstance(obj, Assignment):
+        names = _names(ctx.object(obj.entity_id))
+        facts = [ctx.object(f) for f in obj.supporting_facts]
+        if any(f is not None and _mentions(names, f.statement) for f in facts):
+            return Verification.passed, "a supporting fact names the entity"
+        return Verification.unresolved, "no supporting fact names the entity"
+    if isinstance(obj, Relation):
+        src, dst = _names(ctx.object(obj.source_id)), _names(ctx.object(obj.target_id))
+        facts = [ctx.object(f) for f in obj.anchoring_facts]
+        if any(f is not None and _mentions(src, f.statement) and _mentions(dst, f.statement) for f in facts):
+            return Verification.passed, "an anchoring fact names both endpoints"
+        return Verification.unresolved, "no anchoring fact names both endpoints"
+    if isinstance(obj, Synthesis):
+        # A synthesis never inherits verification from its basis: resolution is checked, review is separate.
+        return Verification.unverified, "basis resolves; account awaits semantic review"
+    return Verification.passed, "references resolve"
