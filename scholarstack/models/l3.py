@@ -42,7 +42,7 @@ class ReviewState(StrEnum):
 
 class Synthesis(ResearchObject):
     kind: ClassVar[str] = "synthesis"
-    identity_fields: ClassVar[tuple[str, ...]] = ("synthesis_type", "scope_key")
+    identity_fields: ClassVar[tuple[str, ...]] = ("scope_key",)
 
     synthesis_type: SynthesisKind = SynthesisKind.method_family
     account: str = Field(..., min_length=1, max_length=8000)

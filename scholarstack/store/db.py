@@ -108,31 +108,43 @@ class Store:
 
     # -- connections -------------------------------------------------------------------------
     @contextmanager
+    def exclusive(self) -> Iterator[None]:
+        """Hold the store lock without a connection (for writers with their own, such as dlt)."""
+        depth = getattr(self._local, "depth", 0)
+        if depth == 0:
+            try:
+                self._lock.acquire()
+            except Timeout as exc:
+                raise StoreBusyError(
+                    f"store {self.home} is locked by another process (waited {self.lock_timeout:.0f}s); "
+                    "retry when it finishes or raise SCHOLARSTACK_LOCK_TIMEOUT"
+                ) from exc
+        self._local.depth = depth + 1
+        try:
+            yield
+        finally:
+            self._local.depth -= 1
+            if self._local.depth == 0:
+                self._lock.release()
+
+    @contextmanager
     def connect(self) -> Iterator[duckdb.DuckDBPyConnection]:
         """A connection under the store lock; nested calls in one thread share it."""
         con = getattr(self._local, "con", None)
         if con is not None:
             yield con
             return
-        try:
-            self._lock.acquire()
-        except Timeout as exc:
-            raise StoreBusyError(
-                f"store {self.home} is locked by another process (waited {self.lock_timeout:.0f}s); "
-                "retry when it finishes or raise SCHOLARSTACK_LOCK_TIMEOUT"
-            ) from exc
-        try:
-            con = duckdb.connect(str(self.path))
-        except duckdb.Error as exc:
-            self._lock.release()
-            raise StoreError(f"cannot open store {self.path}: {exc}") from exc
-        self._local.con = con
-        try:
-            yield con
-        finally:
-            self._local.con = None
-            con.close()
-            self._lock.release()
+        with self.exclusive():
+            try:
+                con = duckdb.connect(str(self.path))
+            except duckdb.Error as exc:
+                raise StoreError(f"cannot open store {self.path}: {exc}") from exc
+            self._local.con = con
+            try:
+                yield con
+            finally:
+                self._local.con = None
+                con.close()
 
     @contextmanager
     def transaction(self) -> Iterator[duckdb.DuckDBPyConnection]:
@@ -300,6 +312,19 @@ class Store:
             "needs_recheck": needs,
             "rejections": dict(rejections),
         }
+
+    def add_rejections(self, rows: list[tuple[str, str | None, str, str, str, str]]) -> None:
+        """(run_id, candidate_id, kind, reason, producer, data) rows, e.g. files that failed to parse."""
+        from datetime import datetime, timezone
+
+        now = datetime.now(timezone.utc)
+        with self.transaction() as con:
+            self.insert_rows(con, "rejections", ["ts", "run_id", "candidate_id", "kind", "reason", "producer", "data"],
+                             [(now, *r) for r in rows])
+
+    def table_exists(self, schema: str, table: str) -> bool:
+        return bool(self.query(
+            "SELECT 1 FROM information_schema.tables WHERE table_schema = ? AND table_name = ?", [schema, table]))
 
     def rejections(self, limit: int = 50) -> list[dict[str, Any]]:
         return self.query_dicts(

@@ -1,0 +1,206 @@
+"""`scholarstack` command line. Heavy libraries (Dagster, torch, Great Expectations) are imported
+inside the commands that use them, so `status` and `show` answer at once."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from typing import Any
+
+from .settings import quiet_telemetry
+
+
+def _print_json(value: Any) -> None:
+    print(json.dumps(value, indent=2, default=str, ensure_ascii=False))
+
+
+def _store(args: argparse.Namespace):
+    from .store import Store
+
+    return Store(args.store)
+
+
+# -- foundation commands -----------------------------------------------------------------------
+def cmd_status(args: argparse.Namespace) -> int:
+    st = _store(args).status()
+    if args.json:
+        _print_json(st)
+        return 0
+    print(f"store: {st['store']}")
+    print(f"sentences: {st['sentences']} in {st['papers_with_sentences']} papers")
+    print(f"{'layer':<7}{'kind':<12}{'total':>7}  lifecycle / verification")
+    for layer in ("source", "L1", "L2", "L3"):
+        for kind, k in sorted(st["layers"].get(layer, {}).items()):
+            lc = ", ".join(f"{a}={b}" for a, b in sorted(k["lifecycle"].items()))
+            vf = ", ".join(f"{a}={b}" for a, b in sorted(k["verification"].items()))
+            print(f"{layer:<7}{kind:<12}{k['total']:>7}  {lc} | {vf}")
+    print(f"versions: {st['versions']} over {st['objects_with_history']} objects; needs_recheck: {st['needs_recheck']}")
+    rej = st["rejections"]
+    print("rejections: " + (", ".join(f"{k}={v}" for k, v in rej.items()) if rej else "none"))
+    return 0
+
+
+def show_object(store, obj_id: str, version: int | None = None) -> dict[str, Any]:
+    row = store.get_row(obj_id, version)
+    if row is None:
+        what = f"{obj_id} version {version}" if version is not None else obj_id
+        raise LookupError(f"no object {what} in store {store.home}")
+    data = row["data"]
+    locs = store.evidence_of(obj_id) if version is None else _locators_in(data)
+    texts = store.current_sentences(locs)
+    if row["kind"] == "paper":
+        sents = store.paper_sentences(obj_id, row["version"] if version is not None else None)
+        data = data | {"first_sentences": [f"{s['locator']} {s['text']}" for s in sents[:5]]}
+    return {
+        "id": obj_id,
+        "kind": row["kind"],
+        "version": row["version"],
+        "lifecycle": row["lifecycle"],
+        "verification": row["verification"],
+        "verification_note": row.get("verification_note"),
+        "recheck_cause": row.get("recheck_cause"),
+        "data": data,
+        "evidence": [{"locator": loc, "text": texts.get(loc, "(sentence not current)")} for loc in locs],
+        "history": store.history(obj_id),
+        "cites": store.cites(obj_id),
+        "cited_by": store.cited_by(obj_id),
+    }
+
+
+def _locators_in(data: dict[str, Any]) -> list[str]:
+    return list(data.get("evidence", []))
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    out = show_object(_store(args), args.id, args.version)
+    if args.json:
+        _print_json(out)
+        return 0
+    d = out["data"]
+    print(f"{out['id']}  {out['kind']}  v{out['version']}  {out['lifecycle']}  verification={out['verification']}")
+    if out["verification_note"]:
+        print(f"  note: {out['verification_note']}")
+    if out["recheck_cause"]:
+        print(f"  recheck cause: {out['recheck_cause']}")
+    for key in ("title", "statement", "subject", "type", "name", "aliases", "category_id", "account", "scope", "payload", "context", "quantities"):
+        if d.get(key) not in (None, "", [], {}):
+            print(f"  {key}: {json.dumps(d[key], ensure_ascii=False) if not isinstance(d[key], str) else d[key]}")
+    for b in d.get("basis", []):
+        print(f"  basis [{b['role']}] {b['object_id']} {b.get('note', '')}")
+    for s in d.get("first_sentences", []):
+        print(f"  {s}")
+    for ev in out["evidence"]:
+        print(f"  evidence {ev['locator']}: {ev['text']}")
+    print("  history: " + ", ".join(f"v{h['version']} {h['lifecycle']}" for h in out["history"]))
+    if out["cites"]:
+        print("  cites: " + ", ".join(f"{c['id']} ({c['role']})" for c in out["cites"][:10]))
+    if out["cited_by"]:
+        print("  cited by: " + ", ".join(f"{c['id']} ({c['kind']}, {c['lifecycle']})" for c in out["cited_by"][:10]))
+    return 0
+
+
+def cmd_history(args: argparse.Namespace) -> int:
+    store = _store(args)
+    if store.get_row(args.id) is None:
+        raise LookupError(f"no object {args.id} in store {store.home}")
+    out = {"id": args.id, "versions": store.history(args.id), "events": store.events_for(args.id)}
+    if args.json:
+        _print_json(out)
+        return 0
+    for v in out["versions"]:
+        print(f"v{v['version']}  {v['lifecycle']:<12} {v['verification']:<11} {v['created_at']}  run {v['run_id']}")
+    for e in out["events"]:
+        print(f"  #{e['seq']} {e['ts']} {e['event']}" + (f" v{e['version']}" if e["version"] else "") + (f": {e['detail']}" if e["detail"] else ""))
+    return 0
+
+
+def cmd_recheck(args: argparse.Namespace) -> int:
+    from .store import recheck
+
+    results = recheck(_store(args))
+    if args.json:
+        _print_json(results)
+    else:
+        print(f"rechecked {len(results)} objects")
+        for r in results[:20]:
+            print(f"  {r['id']} ({r['kind']}): {r['verification']} - {r['note']}")
+    return 0
+
+
+# -- compile commands (Dagster imported only here) ---------------------------------------------
+def cmd_ingest(args: argparse.Namespace) -> int:
+    from .ingest.catalog import ingest_paths
+
+    report = ingest_paths(_store(args), args.paths, limit=args.limit)
+    if args.json:
+        _print_json(report)
+    else:
+        print(f"ingested {report['loaded']} papers ({report['new']} new, {report['changed']} changed, {report['unchanged']} unchanged)")
+        for f in report["failed"]:
+            print(f"  failed: {f['reason']}")
+    return 0
+
+
+def cmd_compile(args: argparse.Namespace) -> int:
+    from .compile_run import compile_store
+
+    summary = compile_store(args.store, backend=args.backend, papers=args.papers, progress=not args.json)
+    if args.json:
+        _print_json(summary)
+    else:
+        for line in summary["lines"]:
+            print(line)
+    return 0 if summary["ok"] else 1
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    from .demo import run_demo
+
+    return run_demo(args.store, backend=args.backend)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="scholarstack", description="Compile papers into linked research assets.")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    def add(name: str, fn, help_: str) -> argparse.ArgumentParser:
+        sp = sub.add_parser(name, help=help_)
+        sp.add_argument("--store", default=None, help="store directory (default $SCHOLARSTACK_HOME or ./.scholarstack)")
+        sp.add_argument("--json", action="store_true", help="machine-readable output")
+        sp.set_defaults(fn=fn)
+        return sp
+
+    add("status", cmd_status, "counts per layer and state, versions, rechecks, rejections")
+    sp = add("show", cmd_show, "an object, its evidence sentences, versions and what cites it")
+    sp.add_argument("id")
+    sp.add_argument("--version", type=int, default=None)
+    sp = add("history", cmd_history, "the version history and events of an object")
+    sp.add_argument("id")
+    add("recheck", cmd_recheck, "re-verify every object marked needs_recheck")
+    sp = add("ingest", cmd_ingest, "load papers (files, folders, corpora) into the store's raw tables")
+    sp.add_argument("paths", nargs="+", help="files, folders, corpus files (acl_scisummnet papers.jsonl.gz, scifact corpus.jsonl.gz)")
+    sp.add_argument("--limit", type=int, default=None, help="at most N papers from each corpus file")
+    sp = add("compile", cmd_compile, "materialise source maps, L1, L2, L3 and the index (Dagster, in-process)")
+    sp.add_argument("--backend", choices=["offline", "openai"], default="offline")
+    sp.add_argument("--papers", nargs="*", default=None, help="only these paper ids (default: all ingested)")
+    sp = add("demo", cmd_demo, "ingest the bundled sample, compile it through L3 and print what it produced")
+    sp.add_argument("--backend", choices=["offline", "openai"], default="offline")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    quiet_telemetry()
+    args = build_parser().parse_args(argv)
+    try:
+        return args.fn(args)
+    except (LookupError, ValueError, FileNotFoundError, RuntimeError) as exc:
+        print(f"scholarstack {args.command}: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,128 @@
+"""The compile steps the assets call: each reads from the store, computes, registers through the
+gate and returns metadata. One paper at a time for source maps and L1; the corpus for L2 and L3."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any, Protocol
+
+from .ingest.catalog import raw_record
+from .ingest.records import EmptyPaperError, to_source_map
+from .llm.usage import Usage
+from .models import Assignment, Entity, Fact, Relation, Sentence, SourceMap, Taxonomy
+from .organise.entities import Adjudicator, build_entities, entity_lookup
+from .organise.relations import extract_relations
+from .organise.taxonomy import assign_categories, induce_taxonomy, load_taxonomy
+from .store import Store, load_object, register_many, withdraw_missing
+from .store.registry import BatchValidator
+from .synthesis import synthesize_categories
+
+
+class Extractor(Protocol):
+    backend: str
+
+    def extract(self, sm: SourceMap, run_id: str | None = None): ...
+
+
+def load_source_map(store: Store, paper_id: str) -> SourceMap:
+    row = store.get_row(paper_id)
+    if row is None or row["kind"] != "paper":
+        raise LookupError(f"paper {paper_id!r} has no source map in {store.home}; materialise source_maps first")
+    data = {k: v for k, v in row["data"].items() if k not in ("kind", "n_sentences")}
+    sents = [Sentence(sid=s["sid"], text=s["text"], section=s["section"], start=s["start_char"], end=s["end_char"])
+             for s in store.paper_sentences(paper_id)]
+    return SourceMap.model_validate(data | {"sentences": sents})
+
+
+def compile_source_map(store: Store, paper_id: str, run_id: str, validator: BatchValidator | None = None) -> dict[str, Any]:
+    record = raw_record(store, paper_id)
+    try:
+        sm = to_source_map(record)
+    except EmptyPaperError as exc:
+        store.add_rejections([(run_id, paper_id, "paper", str(exc), "compile.source_map", json.dumps({"source": record.source}))])
+        return {"paper_id": paper_id, "status": "rejected", "reason": str(exc), "sentences": 0}
+    report = register_many(store, [sm], run_id=run_id, validator=validator, producer="compile.source_map")
+    out = report.outcomes[0]
+    return {"paper_id": paper_id, "status": out.status, "version": out.version, "reason": out.reason,
+            "sentences": len(sm.sentences), "marked_for_recheck": report.marked_for_recheck}
+
+
+def compile_facts(store: Store, paper_id: str, extractor: Extractor, run_id: str, validator: BatchValidator | None = None) -> dict[str, Any]:
+    try:
+        sm = load_source_map(store, paper_id)
+    except LookupError as exc:
+        return {"paper_id": paper_id, "status": "skipped", "reason": str(exc), "facts": 0}
+    result = extractor.extract(sm, run_id)
+    report = register_many(store, result.facts, run_id=run_id, validator=validator, producer=f"extract.{extractor.backend}")
+    if result.rejections:
+        store.add_rejections([(run_id, cid, "fact", reason, f"extract.{extractor.backend}", data) for cid, reason, data in result.rejections])
+    withdrawn = withdraw_missing(store, "fact", report.accepted_ids, paper_id=paper_id,
+                                 reason=f"not extracted from the current version of {paper_id}", run_id=run_id)
+    return {
+        "paper_id": paper_id, "status": "ok", "facts": len(report.accepted_ids), "withdrawn": withdrawn,
+        "rejected": len(report.rejected) + len(result.rejections), "types": dict(Counter(f.type.value for f in result.facts)),
+        "verification": dict(Counter(f.verification.value for f in result.facts)),
+        **report.summary(), **result.usage.as_metadata(),
+    }
+
+
+def current_models(store: Store, kind: str) -> list:
+    return [load_object(r) for r in store.objects(kind)]
+
+
+def compile_organisation(store: Store, run_id: str, taxonomy_path: str | Path | None = None, induce_k: int = 8,
+                         adjudicator: Adjudicator | None = None, validator: BatchValidator | None = None,
+                         backend: str = "offline") -> dict[str, Any]:
+    started = time.perf_counter()
+    facts: list[Fact] = current_models(store, "fact")
+    by_id = {f.id: f for f in facts}
+    entities = build_entities(facts, adjudicator, run_id, backend)
+    ent_report = register_many(store, entities, run_id=run_id, validator=validator, producer="organise.entities")
+    if taxonomy_path:
+        taxonomy = load_taxonomy(taxonomy_path)
+    else:
+        taxonomy = induce_taxonomy(entities, by_id, k=induce_k)
+    tax_report = register_many(store, [taxonomy], run_id=run_id, validator=validator, producer="organise.taxonomy")
+    accepted = set(ent_report.accepted_ids)
+    entities = [e for e in entities if e.id in accepted]
+    assignments = assign_categories(taxonomy, entities, by_id, run_id, backend)
+    asg_report = register_many(store, assignments, run_id=run_id, validator=validator, producer="organise.assign")
+    relations = extract_relations(facts, entity_lookup(entities), run_id, backend)
+    rel_report = register_many(store, relations, run_id=run_id, validator=validator, producer="organise.relations")
+    withdrawn = sum(
+        withdraw_missing(store, kind, ids, reason=f"no longer produced by the {kind} rebuild", run_id=run_id)
+        for kind, ids in (("entity", ent_report.accepted_ids), ("assignment", asg_report.accepted_ids), ("relation", rel_report.accepted_ids))
+    )
+    return {
+        "facts_in": len(facts), "entities": len(ent_report.accepted_ids), "taxonomy": taxonomy.id,
+        "taxonomy_origin": taxonomy.origin, "assignments": len(asg_report.accepted_ids),
+        "assignments_uncertain": sum(1 for a in assignments if a.certainty == "uncertain"),
+        "relations": len(rel_report.accepted_ids), "withdrawn": withdrawn,
+        "rejected": sum(len(r.rejected) for r in (ent_report, tax_report, asg_report, rel_report)),
+        "entity_types": dict(Counter(e.type.value for e in entities)),
+        "relation_types": dict(Counter(r.type.value for r in relations)),
+        "seconds": round(time.perf_counter() - started, 2),
+    }
+
+
+def compile_syntheses(store: Store, run_id: str, validator: BatchValidator | None = None, backend: str = "offline") -> dict[str, Any]:
+    started = time.perf_counter()
+    taxonomies: list[Taxonomy] = current_models(store, "taxonomy")
+    facts = {f.id: f for f in current_models(store, "fact")}
+    entities: dict[str, Entity] = {e.id: e for e in current_models(store, "entity")}
+    assignments: list[Assignment] = current_models(store, "assignment")
+    relations: list[Relation] = current_models(store, "relation")
+    syntheses = []
+    for tax in taxonomies:
+        mine = [a for a in assignments if a.taxonomy_id == tax.id]
+        syntheses += synthesize_categories(tax, mine, entities, facts, relations, run_id, backend)
+    report = register_many(store, syntheses, run_id=run_id, validator=validator, producer="synthesis")
+    withdrawn = withdraw_missing(store, "synthesis", report.accepted_ids, reason="scope no longer produced", run_id=run_id)
+    return {
+        "syntheses": len(report.accepted_ids), "withdrawn": withdrawn, "rejected": len(report.rejected),
+        "disagreements": sum(1 for s in syntheses if s.disagreements), "basis_items": sum(len(s.basis) for s in syntheses),
+        **report.summary(), "seconds": round(time.perf_counter() - started, 2), **Usage().as_metadata(),
+    }

@@ -1,0 +1,181 @@
+"""Offline L1 extraction: deterministic rules, no model.
+
+Per sentence: decide whether it states something reusable and of which type (cue patterns in a
+fixed priority), then fill the fact's parts: subject (the phrase before the main verb, or the
+paper's own system when the authors speak as "we"), conditions and assumptions (prepositional and
+conditional phrases), and quantities bound to a metric and dataset found around them.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..models import Context, Fact, FactType, Provenance, Quantity, SourceMap
+from ..verify import verify_fact
+
+CITATION_RE = re.compile(r"\s*(\[[\d,\s\-–]+\]|\((?:[A-Z][A-Za-z\-]+(?: et al\.)?(?: and [A-Z][A-Za-z\-]+)?,? \d{4}[a-z]?;?\s*)+\))")
+SKIP_SECTIONS = re.compile(r"acknowledg|reference|bibliograph|appendix|title", re.I)
+
+TYPE_CUES: list[tuple[FactType, re.Pattern]] = [
+    (FactType.theoretical_result, re.compile(
+        r"\b(theorem|lemma|corollary|we prove|is proven|converges?|convergence|upper bound|lower bound|"
+        r"guarantee[sd]?|np-hard|np-complete|polynomial[- ]time|decidable|asymptotic(?:ally)?)\b", re.I)),
+    (FactType.limitation, re.compile(
+        r"\b(limitations?|drawbacks?|shortcomings?|fails? to|failed to|cannot|can ?not|unable to|"
+        r"unfortunately|is restricted to|are restricted to|future work|remains? (?:an )?open|does not (?:scale|generalize|work)|"
+        r"is (?:too )?(?:expensive|costly|slow)|suffers? from|problematic)\b", re.I)),
+    (FactType.hypothesis, re.compile(
+        r"\b(we hypothesi[sz]e|hypothesis|we conjecture|we expect|we suspect|we believe|we speculate|"
+        r"it is (?:possible|likely) that|presumably|we predict)\b", re.I)),
+    (FactType.finding, re.compile(
+        r"\b(achiev\w*|outperform\w*|improv\w*|results? (?:show|indicate|suggest)\w*|accuracy|precision|recall|"
+        r"f-?scores?|f-?measure|f1|bleu|error rates?|significant(?:ly)?|better than|worse than|higher than|"
+        r"lower than|increas\w*|decreas\w*|reduc\w*|gains?|show(?:s|ed|n)? that|found that|find that|"
+        r"demonstrat\w*|observe[ds]?|effective|correlat\w*|associated with)\b", re.I)),
+    (FactType.dataset_description, re.compile(
+        r"\b(corpus|corpora|dataset|data set|treebank|we (?:collected|annotated|compiled|crawled)|"
+        r"annotated (?:with|by|for)|training data|test data|test set|training set)\b", re.I)),
+    (FactType.method_description, re.compile(
+        r"\b(we (?:propose|present|introduce|describe|use|employ|apply|adopt|train|develop|implement|define|"
+        r"extend|combine|build|model|formulate|compute|estimate|represent)|our (?:approach|method|model|system|"
+        r"algorithm|framework|parser|tagger)|(?:is|are) based on|consists? of|is trained|is computed|"
+        r"is defined|is estimated|algorithm)\b", re.I)),
+]
+HEDGE_RE = re.compile(r"\b(may|might|could|possibly|perhaps|suggests?)\b", re.I)
+NUMBER_RE = re.compile(r"(?<![\w.,(])(\d+(?:\.\d+)?)(?![,\d])\s*(%|percent|points?|pp|ms|s\b|seconds|hours|words|sentences|tokens|documents|k\b|M\b|x\b|times)?")
+METRICS = [
+    "accuracy", "precision", "recall", "f-score", "f-measure", "f1", "f score", "bleu", "nist", "meteor", "rouge",
+    "error rate", "word error rate", "wer", "aer", "perplexity", "mrr", "map", "uas", "las", "kappa", "correlation",
+    "coverage", "speed", "auc", "ndcg", "exact match",
+]
+METRIC_RE = re.compile(r"\b(" + "|".join(re.escape(m) for m in sorted(METRICS, key=len, reverse=True)) + r")\b", re.I)
+VERB_RE = re.compile(
+    r"\b(is|are|was|were|has|have|had|can|could|may|might|will|would|should|achieves?|achieved|outperforms?|"
+    r"outperformed|yields?|yielded|shows?|showed|uses?|used|improves?|improved|performs?|performed|reduces?|"
+    r"reduced|increases?|increased|leads?|led|gives?|gave|obtains?|obtained|reaches|reached|requires?|"
+    r"provides?|produces?|consists?|contains?|depends?|allows?|makes?|results?|relies|converges?|fails?|"
+    r"suffers?|remains?|seems?|appears?|tends?|does|do|did)\b", re.I)
+AUTHOR_START = re.compile(r"^(we|our|in this (?:paper|work|article|study)|this (?:paper|work|article|study)|here,? we)\b", re.I)
+CONDITION_RE = re.compile(
+    r"\b(on|for|under|when|using|with|in|across|over|without|given|at)\s+((?:the\s+)?[^,;.()]{3,80}?)(?=[,;.()]|\s+(?:and|but|which|while|whereas|than)\b|$)",
+    re.I)
+ASSUMPTION_RE = re.compile(r"\b(assuming|if|provided that|under the assumption that|given that|whenever)\s+([^,;.]{3,100})", re.I)
+DATASETISH = re.compile(r"\b([A-Z][\w\-]*(?:\s+[A-Z0-9][\w\-]*){0,3}\s+(?:Treebank|Corpus|corpus|dataset|data|task|test set|collection))\b|\b(WSJ|Penn Treebank|Brown|Switchboard|Europarl|Hansards?|MUC-?\d+|CoNLL[\w\-]*|TREC[\w\-]*|SemEval[\w\-]*|Senseval[\w\-]*|ACE|GENIA|Verbmobil)\b")
+DETERMINERS = re.compile(r"^(the|a|an|this|these|that|those|such|our|their|its|both|each|all|in addition,?|however,?|moreover,?|furthermore,?|finally,?|thus,?|therefore,?|also|first,?|second,?|then,?)\s+", re.I)
+
+
+def clean_statement(text: str) -> str:
+    return " ".join(CITATION_RE.sub("", text).split())
+
+
+def paper_system_name(title: str) -> str:
+    """The name authors give their own system: an acronym or a name before a colon in the title."""
+    if ":" in title:
+        head = title.split(":", 1)[0].strip()
+        if 0 < len(head.split()) <= 4:
+            return head
+    m = re.search(r"\b([A-Z][a-z]*[A-Z][A-Za-z0-9']*|[A-Z]{2,}[a-z]*)\b", title)
+    if m and m.group(1).lower() not in {"a", "an", "the"}:
+        return m.group(1)
+    return " ".join(title.split()[:6]) or "the authors' system"
+
+
+def classify(text: str) -> FactType | None:
+    words = text.split()
+    if not 6 <= len(words) <= 90:
+        return None
+    alpha = sum(c.isalpha() for c in text) / max(1, len(text))
+    if alpha < 0.6:
+        return None
+    for ftype, pattern in TYPE_CUES:
+        if pattern.search(text):
+            if ftype == FactType.finding and HEDGE_RE.search(text) and not NUMBER_RE.search(text):
+                return FactType.hypothesis
+            return ftype
+    return None
+
+
+DISCOURSE = re.compile(r"^(?:(?:in addition|additionally|furthermore|moreover|however|nevertheless|finally|thus|therefore|"
+                       r"also|first|second|third|then|overall|in summary|in particular|in contrast|as a result|"
+                       r"consequently|similarly|indeed|to this end|for example|for instance),?\s+)+", re.I)
+NAME_RE = re.compile(r"\b([A-Z][a-z]*[A-Z][A-Za-z0-9\-']*|[A-Z]{2,}[a-z]?s?)\b")
+NOUNLESS = re.compile(r"^(?:\w+ly|it|they|this|we|there|which|that|these|those|such|both|one|some|all)$", re.I)
+
+
+def find_subject(text: str, system: str) -> str:
+    """The phrase before the main verb; a named system inside it wins; authors' voice → their system."""
+    text = DISCOURSE.sub("", text.strip())
+    if AUTHOR_START.match(text):
+        return system
+    m = VERB_RE.search(text)
+    head = text[: m.start()] if m else text
+    names = [n for n in NAME_RE.findall(head) if n not in {"We", "In", "It", "The", "A"}]
+    if names:
+        return names[0]
+    chunks = [c.strip() for c in head.split(",") if c.strip()]
+    for chunk in reversed(chunks):
+        words = DETERMINERS.sub("", DETERMINERS.sub("", chunk)).split()
+        if words and not all(NOUNLESS.match(w) for w in words) and len(words) <= 10:
+            return " ".join(words[-8:]).strip(" ;:")
+    return system
+
+
+def find_conditions(text: str) -> list[str]:
+    out: list[str] = []
+    for prep, phrase in CONDITION_RE.findall(text):
+        phrase = phrase.strip()
+        if len(phrase.split()) > 10 or prep.lower() == "in" and not re.search(r"[A-Z0-9]|setting|domain|condition|case|language", phrase):
+            continue
+        out.append(f"{prep.lower()} {phrase}")
+    return list(dict.fromkeys(out))[:4]
+
+
+def find_assumptions(text: str) -> list[str]:
+    return list(dict.fromkeys(f"{k.lower()} {v.strip()}" for k, v in ASSUMPTION_RE.findall(text)))[:3]
+
+
+def find_quantities(text: str, subject: str) -> list[Quantity]:
+    out = []
+    datasets = [m.group(0) for m in DATASETISH.finditer(text)]
+    for m in NUMBER_RE.finditer(text):
+        raw, unit = m.group(1), m.group(2) or ""
+        if not unit and "." not in raw:
+            continue  # bare integers are mostly years, section numbers and counts without units
+        if re.fullmatch(r"(19|20)\d\d", raw):
+            continue
+        try:
+            value = float(raw)
+        except ValueError:
+            continue
+        window = text[max(0, m.start() - 60): m.end() + 40]
+        metrics = METRIC_RE.findall(window)
+        out.append(Quantity(value=value, text=(raw + ("%" if unit in ("%",) else (" " + unit if unit else ""))).strip(),
+                            unit=unit, metric=metrics[0].lower() if metrics else "", dataset=datasets[0] if datasets else "",
+                            subject=subject))
+    return out[:6]
+
+
+def extract_facts(sm: SourceMap, run_id: str | None = None) -> list[Fact]:
+    system = paper_system_name(sm.title)
+    facts: list[Fact] = []
+    prov = Provenance(producer="extract.offline", backend="offline", run_id=run_id)
+    for s in sm.sentences:
+        if SKIP_SECTIONS.search(s.section or ""):
+            continue
+        ftype = classify(s.text)
+        if ftype is None:
+            continue
+        statement = clean_statement(s.text)
+        subject = find_subject(statement, system)
+        fact = Fact(
+            statement=statement[:2000],
+            subject=subject[:300] or system,
+            type=ftype,
+            context=Context(conditions=find_conditions(statement), assumptions=find_assumptions(statement)),
+            quantities=find_quantities(statement, subject),
+            evidence=[sm.locator(s.sid)],
+            provenance=prov,
+        )
+        verification, note = verify_fact(fact, s.text)
+        facts.append(fact.model_copy(update={"verification": verification, "verification_note": note}))
+    return facts

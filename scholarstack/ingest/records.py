@@ -1,0 +1,89 @@
+"""What every parser returns: a paper as sections of sentences, plus where it came from."""
+
+from __future__ import annotations
+
+import re
+from pydantic import BaseModel, Field
+
+from ..models import Sentence, SourceMap
+from ..models.common import stable_hash
+
+
+class Section(BaseModel):
+    title: str = ""
+    # Either pre-segmented sentences (sid, text) from a corpus, or raw text to segment.
+    sentences: list[tuple[int, str]] = Field(default_factory=list)
+    text: str = ""
+
+
+class PaperRecord(BaseModel):
+    paper_id: str = Field(..., min_length=1)
+    title: str = ""
+    authors: list[str] = Field(default_factory=list)
+    year: int | None = None
+    source_format: str
+    source: str = Field(..., description="file path, corpus file#id, or API url")
+    abstract: Section | None = None
+    sections: list[Section] = Field(default_factory=list)
+    references: list[str] = Field(default_factory=list, description="bibliography entries as text")
+    external_ids: dict[str, str] = Field(default_factory=dict)
+
+    def content_hash(self) -> str:
+        return stable_hash(self.model_dump(mode="json", exclude={"source"}), 32)
+
+
+class EmptyPaperError(ValueError):
+    pass
+
+
+def safe_paper_id(raw: str) -> str:
+    """Paper ids appear in locators (paper_id:sid), so no colons or spaces."""
+    pid = re.sub(r"[^A-Za-z0-9._\-]+", "_", raw.strip()).strip("_")
+    if not pid:
+        raise ValueError(f"cannot derive a paper id from {raw!r}")
+    return pid
+
+
+def to_source_map(record: PaperRecord) -> SourceMap:
+    """Flatten sections into sentences with locators and character spans in the flat text.
+
+    Pre-segmented corpora keep their own sentence ids (so gold annotations line up); raw text is
+    segmented here and numbered from 1 (0 is the title).
+    """
+    from .segment import split_sentences
+
+    sentences: list[Sentence] = []
+    offset = 0
+    next_sid = 1
+    used: set[int] = set()
+    if record.title:
+        sentences.append(Sentence(sid=0, text=record.title, section="title", start=0, end=len(record.title)))
+        used.add(0)
+        offset = len(record.title) + 1
+    parts = ([record.abstract] if record.abstract else []) + list(record.sections)
+    for sec in parts:
+        name = sec.title or ("abstract" if sec is record.abstract else "")
+        items = list(sec.sentences) or [(None, s) for s in split_sentences(sec.text)]
+        for sid, text in items:
+            text = " ".join(text.split())
+            if not text:
+                continue
+            if sid is None or sid in used:
+                while next_sid in used:
+                    next_sid += 1
+                sid = next_sid
+            used.add(sid)
+            next_sid = max(next_sid, sid + 1)
+            sentences.append(Sentence(sid=sid, text=text, section=name, start=offset, end=offset + len(text)))
+            offset += len(text) + 1
+    body = [s for s in sentences if s.section != "title"]
+    if not body:
+        raise EmptyPaperError(f"{record.source}: the paper has no text (no sentences after parsing)")
+    return SourceMap(
+        paper_key=record.paper_id,
+        title=record.title,
+        source_format=record.source_format,
+        source=record.source,
+        content_hash_raw=record.content_hash(),
+        sentences=sentences,
+    )

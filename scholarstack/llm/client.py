@@ -1,0 +1,97 @@
+"""One interface for structured LLM calls: `structured(prompt, response_model) → (object, usage)`.
+
+instructor over any OpenAI-compatible endpoint. Every call is cached on disk under a hash of
+backend, model, prompt and schema, so re-materialising is free and runs are reproducible.
+Output that stays invalid after the retries raises LLMOutputError; callers record it as failed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from pathlib import Path
+from typing import TypeVar
+
+from pydantic import BaseModel
+
+from .usage import Usage
+
+T = TypeVar("T", bound=BaseModel)
+
+
+class LLMOutputError(RuntimeError):
+    """The model's output did not validate against the schema after all retries."""
+
+    usage: Usage = Usage()
+
+
+class LLMConfig(BaseModel):
+    base_url: str = "http://127.0.0.1:8080/v1"
+    model: str = "local"
+    api_key: str = "not-needed"
+    mode: str = "JSON_SCHEMA"
+    max_retries: int = 2
+    timeout_s: float = 120.0
+    temperature: float = 0.0
+    max_tokens: int = 512
+
+
+class LLMClient:
+    backend = "openai"
+
+    def __init__(self, config: LLMConfig, cache_dir: str | Path | None = None):
+        self.config = config
+        self.cache_dir = Path(cache_dir) if cache_dir else None
+        if self.cache_dir:
+            self.cache_dir.mkdir(parents=True, exist_ok=True)
+        self._client = None
+
+    def _instructor(self):
+        if self._client is None:
+            import instructor
+            from openai import OpenAI
+
+            raw = OpenAI(base_url=self.config.base_url, api_key=self.config.api_key, timeout=self.config.timeout_s, max_retries=1)
+            self._client = instructor.from_openai(raw, mode=getattr(instructor.Mode, self.config.mode))
+        return self._client
+
+    def cache_key(self, prompt: str, system: str, response_model: type[BaseModel]) -> str:
+        schema = json.dumps(response_model.model_json_schema(), sort_keys=True)
+        blob = json.dumps([self.backend, self.config.model, self.config.mode, system, prompt, schema])
+        return hashlib.sha256(blob.encode()).hexdigest()
+
+    def prompt_hash(self, prompt: str) -> str:
+        return hashlib.sha256(prompt.encode()).hexdigest()[:16]
+
+    def structured(self, prompt: str, response_model: type[T], system: str = "") -> tuple[T, Usage]:
+        key = self.cache_key(prompt, system, response_model)
+        path = self.cache_dir / key[:2] / f"{key}.json" if self.cache_dir else None
+        if path is not None and path.exists():
+            cached = json.loads(path.read_text())
+            return response_model.model_validate(cached["output"]), Usage(cache_hits=1)
+        started = time.perf_counter()
+        messages = ([{"role": "system", "content": system}] if system else []) + [{"role": "user", "content": prompt}]
+        try:
+            obj, completion = self._instructor().chat.completions.create_with_completion(
+                model=self.config.model,
+                response_model=response_model,
+                messages=messages,
+                max_retries=self.config.max_retries,
+                temperature=self.config.temperature,
+                max_tokens=self.config.max_tokens,
+            )
+        except Exception as exc:  # instructor wraps validation, HTTP and timeout errors alike
+            err = LLMOutputError(f"{self.config.model} at {self.config.base_url}: {type(exc).__name__}: {str(exc)[:300]}")
+            err.usage = Usage(calls=1, failures=1, seconds=time.perf_counter() - started)
+            raise err from exc
+        usage = Usage(calls=1, seconds=time.perf_counter() - started)
+        if getattr(completion, "usage", None) is not None:
+            usage.tokens_in = completion.usage.prompt_tokens or 0
+            usage.tokens_out = completion.usage.completion_tokens or 0
+        if path is not None:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_suffix(".tmp")
+            tmp.write_text(json.dumps({"output": obj.model_dump(mode="json"), "usage": usage.model_dump()}))
+            tmp.replace(path)  # atomic: a crash never leaves a half-written cache entry
+        return obj, usage

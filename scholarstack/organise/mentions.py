@@ -1,0 +1,113 @@
+"""Typed mention extraction from text (methods, datasets, metrics, tasks) by surface rules.
+
+Used on fact statements to build canonical entities, and on SciREX sentences to measure it.
+Returns character spans so the same rules can be scored against gold token spans.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..models import EntityType
+
+METRIC_WORDS = (
+    "accuracy|precision|recall|f-score|f-measure|f1(?:-score)?|f score|bleu(?:-\\d)?|nist|meteor|rouge(?:-[12l])?|"
+    "word error rate|error rate|wer|aer|perplexity|mrr|mean reciprocal rank|mean average precision|map|uas|las|"
+    "kappa|auc|ndcg|exact match|top-1 accuracy|top-5 accuracy|mean iou|miou|iou|psnr|ssim|bpc|cider|spice|em"
+)
+METRIC_RE = re.compile(rf"\b({METRIC_WORDS})\b", re.I)
+TASK_HEADS = (
+    "parsing|tagging|translation|recognition|classification|segmentation|resolution|extraction|summarization|"
+    "summarisation|disambiguation|labeling|labelling|retrieval|generation|alignment|induction|detection|"
+    "answering|inference|modeling|modelling|understanding|completion|prediction|estimation|matching|linking|"
+    "captioning|synthesis|tracking|localization|reasoning"
+)
+TASK_RE = re.compile(rf"\b((?:[A-Za-z][\w\-]*\s){{0,3}}(?:{TASK_HEADS}))\b")
+METHOD_HEADS = (
+    "model|models|algorithm|algorithms|tagger|taggers|parser|parsers|classifier|classifiers|network|networks|"
+    "kernel|kernels|method|methods|approach|approaches|framework|system|systems|decoder|encoder|transformer|"
+    "grammar|grammars|machine|machines|regression|estimator|learner|architecture|heuristic|search|smoothing"
+)
+METHOD_RE = re.compile(rf"\b((?:[A-Za-z][\w\-]*\s){{1,3}}(?:{METHOD_HEADS}))\b")
+DATASET_RE = re.compile(
+    r"\b((?:[A-Z][\w\-]*\s){1,4}(?:Treebank|Corpus|corpus|Dataset|dataset|Benchmark|benchmark|Collection|Bank))\b|"
+    r"\b(Penn Treebank|WSJ|Wall Street Journal|Brown [Cc]orpus|Switchboard|Europarl|Hansards?|MUC-?\d+|"
+    r"CoNLL(?:[\-\s]?\d{2,4})?|TREC(?:[\-\s]?\d+)?|SemEval(?:[\-\s]?\d+)?|Senseval(?:[\-\s]?\d+)?|GENIA|Verbmobil|"
+    r"ImageNet|CIFAR-?\d+|MNIST|SQuAD(?:\s?\d\.\d)?|COCO|Cityscapes|PASCAL VOC(?: \d+)?|WMT(?:\s?'?\d+)?|"
+    r"Gigaword|PubMed|Wikipedia|NEGRA|TIGER|OntoNotes|FrameNet|PropBank|WordNet|SNLI|MultiNLI|GLUE|"
+    r"Yelp|IMDB|KITTI|Penn Discourse Treebank|RST-DT|ACE(?: \d{4})?)\b"
+)
+ACRONYM_RE = re.compile(r"\b([A-Z][a-z]*[A-Z][A-Za-z0-9\-]*|[A-Z]{2,}[0-9]*s?)\b")
+LONG_SHORT_RE = re.compile(r"((?:[A-Za-z][\w\-]*\s){1,7})\(([A-Z][A-Za-z0-9\-]{1,12})\)")
+GENERIC_MODIFIERS = frozenset(
+    "our the this that these those a an new novel proposed same first second third previous baseline simple "
+    "standard other such each both all their its which whose different various several two three many more "
+    "most best final following above current given original existing general specific basic".split()
+)
+NOT_ENTITIES = frozenset(
+    "we i in it the a an this our table figure fig section eq ii iii iv us ok note all and or but for if we're "
+    "np vp pp".split()
+)
+
+
+@dataclass(frozen=True)
+class Mention:
+    text: str
+    type: EntityType
+    start: int
+    end: int
+
+
+def _good_phrase(phrase: str) -> bool:
+    words = phrase.lower().split()
+    return len(words) >= 2 and words[0] not in GENERIC_MODIFIERS and not all(w in GENERIC_MODIFIERS for w in words[:-1])
+
+
+def _trim(phrase: str) -> str:
+    words = phrase.split()
+    while words and words[0].lower() in GENERIC_MODIFIERS:
+        words = words[1:]
+    return " ".join(words)
+
+
+def extract_mentions(text: str) -> list[Mention]:
+    found: list[Mention] = []
+    taken: list[tuple[int, int]] = []
+
+    def add(start: int, end: int, kind: EntityType) -> None:
+        surface = text[start:end].strip()
+        if not surface or surface.lower() in NOT_ENTITIES or len(surface) < 2:
+            return
+        if any(s < end and start < e for s, e in taken):
+            return
+        taken.append((start, end))
+        found.append(Mention(surface, kind, start, end))
+
+    for m in DATASET_RE.finditer(text):
+        add(m.start(), m.end(), EntityType.dataset)
+    for m in METRIC_RE.finditer(text):
+        add(m.start(), m.end(), EntityType.metric)
+    for regex, kind in ((TASK_RE, EntityType.task), (METHOD_RE, EntityType.method)):
+        for m in regex.finditer(text):
+            phrase = _trim(m.group(1))
+            if _good_phrase(phrase):
+                start = m.end(1) - len(phrase)
+                add(start, m.end(1), kind)
+    for m in ACRONYM_RE.finditer(text):
+        add(m.start(), m.end(), EntityType.other)
+    return sorted(found, key=lambda x: x.start)
+
+
+def acronym_pairs(text: str) -> list[tuple[str, str]]:
+    """(long form, short form) pairs written as "long form (LF)", checked by initials."""
+    out = []
+    for m in LONG_SHORT_RE.finditer(text):
+        words, short = m.group(1).split(), m.group(2)
+        letters = [c for c in short.rstrip("s") if c.isupper() or c.isdigit()] or list(short.upper())
+        n = len(letters)
+        cand = words[-n:] if n <= len(words) else words
+        initials = "".join(w[0].upper() for w in cand)
+        if initials == "".join(letters).upper() or (len(cand) > 1 and initials[:2] == "".join(letters)[:2].upper()):
+            out.append((" ".join(cand), short))
+    return out

@@ -1,0 +1,111 @@
+"""Taxonomy (supplied in YAML or induced from the collection) and category assignments."""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from pathlib import Path
+
+import yaml
+
+from ..models import Assignment, Category, Certainty, Dimension, Entity, EntityType, Fact, Provenance, Taxonomy
+
+DECLARED_RE = r"\b(?:is|are|as)\s+(?:a|an|the)?\s*(?:\w+\s){{0,3}}{kw}|\bbased on\s+(?:\w+\s){{0,3}}{kw}|\b{kw}\w*[- ]based\b"
+
+
+def load_taxonomy(path: str | Path) -> Taxonomy:
+    path = Path(path)
+    try:
+        raw = yaml.safe_load(path.read_text())
+    except (OSError, yaml.YAMLError) as exc:
+        raise ValueError(f"{path}: cannot read taxonomy YAML ({exc})") from exc
+    try:
+        return Taxonomy(name=raw["name"], origin="supplied", dimensions=[
+            Dimension(key=d["key"], name=d.get("name", d["key"]), categories=[Category(**c) for c in d["categories"]])
+            for d in raw["dimensions"]
+        ])
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ValueError(f"{path}: not a taxonomy (needs name and dimensions with categories): {exc}") from exc
+
+
+def induce_taxonomy(entities: list[Entity], facts: dict[str, Fact], k: int = 8, name: str = "induced") -> Taxonomy:
+    """One dimension whose categories are clusters of method entities by the words of their facts."""
+    from sklearn.cluster import KMeans
+    from sklearn.feature_extraction.text import TfidfVectorizer
+
+    methods = [e for e in entities if e.type == EntityType.method]
+    docs = [" ".join([e.name] + [facts[m.fact_id].statement for m in e.mentions[:10] if m.fact_id in facts]) for e in methods]
+    if len(docs) < k:
+        raise ValueError(f"cannot induce {k} categories from {len(docs)} method entities; supply a taxonomy in configs/")
+    vec = TfidfVectorizer(stop_words="english", max_features=5000, min_df=2 if len(docs) > 50 else 1)
+    X = vec.fit_transform(docs)
+    km = KMeans(n_clusters=k, n_init=4, random_state=0).fit(X)
+    terms = vec.get_feature_names_out()
+    cats = []
+    for c in range(k):
+        top = [terms[i] for i in km.cluster_centers_[c].argsort()[::-1][:4]]
+        cats.append(Category(key=f"c{c}_" + re.sub(r"[^a-z0-9]+", "_", top[0].lower()).strip("_"), name=" / ".join(top),
+                             criteria=f"methods whose facts are about {', '.join(top)}", keywords=top))
+    return Taxonomy(name=name, origin="induced", dimensions=[Dimension(key="method_cluster", name="Method cluster", categories=cats)])
+
+
+def _score(keyword: str, text: str) -> int:
+    return len(re.findall(r"\b" + re.escape(keyword.lower()), text))
+
+
+def assign_categories(taxonomy: Taxonomy, entities: list[Entity], facts: dict[str, Fact], run_id: str | None = None,
+                      backend: str = "offline") -> list[Assignment]:
+    """Place entities in categories, citing the facts that support membership.
+
+    Declared: the entity's own name carries the category's cue, or a fact says the entity *is* /
+    *is based on* it. Inferred: only the surrounding statements do. Two categories of one
+    dimension scoring alike are both kept, marked uncertain, rather than forcing one.
+    """
+    prov = Provenance(producer="organise.assign", backend=backend, run_id=run_id)
+    out: list[Assignment] = []
+    for e in entities:
+        if e.type not in (EntityType.method, EntityType.task, EntityType.other):
+            continue
+        names = " ".join([e.name, *e.aliases]).lower()
+        mention_facts = [facts[m.fact_id] for m in e.mentions if m.fact_id in facts][:30]
+        for dim in taxonomy.dimensions:
+            scored = []
+            for cat in dim.categories:
+                in_name = sum(_score(k, names) for k in cat.keywords)
+                support = [f for f in mention_facts if any(_score(k, f.statement.lower()) for k in cat.keywords)]
+                declared = in_name > 0 or any(
+                    re.search(DECLARED_RE.format(kw=re.escape(k.lower())), f.statement.lower()) for f in support for k in cat.keywords
+                )
+                score = 3 * in_name + len(support)
+                if score >= 2 and (support or mention_facts):
+                    scored.append((score, cat, support or mention_facts[:1], declared))
+            if not scored:
+                continue
+            scored.sort(key=lambda x: -x[0])
+            best = scored[0][0]
+            close = [s for s in scored if best - s[0] <= 1]
+            for score, cat, support, declared in close[:3]:
+                if len(close) > 1:
+                    certainty = Certainty.uncertain
+                elif declared or (score >= 5 and best - (scored[1][0] if len(scored) > 1 else 0) >= 2):
+                    certainty = Certainty.high
+                else:
+                    certainty = Certainty.medium
+                out.append(Assignment(
+                    entity_id=e.id, taxonomy_id=taxonomy.id, category_id=f"{taxonomy.id}/{dim.key}/{cat.key}",
+                    supporting_facts=sorted({f.id for f in support})[:8], declared=declared, certainty=certainty,
+                    rationale=f"cue score {score} for '{cat.name}'" + (f"; tied with {len(close) - 1} other(s)" if len(close) > 1 else ""),
+                    provenance=prov,
+                ))
+    return out
+
+
+def category_index(taxonomy: Taxonomy) -> dict[str, tuple[Dimension, Category]]:
+    return {f"{taxonomy.id}/{d.key}/{c.key}": (d, c) for d in taxonomy.dimensions for c in d.categories}
+
+
+def members(assignments: list[Assignment]) -> dict[str, list[Assignment]]:
+    out: dict[str, list[Assignment]] = defaultdict(list)
+    for a in assignments:
+        out[a.category_id].append(a)
+    return out

@@ -1,0 +1,146 @@
+"""L3 scoped syntheses, extractive (offline): one account per taxonomy category that spans papers.
+
+The basis cites registered assignments (supporting: why these entities belong here), findings
+about the member entities (supporting), limitations (limiting), and findings that contradict
+each other (opposing). Contradiction means opposite improves_over directions between the same two
+entities; different values for one entity, metric and dataset are reported as a disagreement only
+when the recorded conditions match, and otherwise as a context difference.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from .models import (
+    Assignment,
+    BasisItem,
+    BasisRole,
+    Entity,
+    Fact,
+    FactType,
+    Provenance,
+    Relation,
+    RelationType,
+    Scope,
+    Synthesis,
+    SynthesisKind,
+    Taxonomy,
+    Verification,
+)
+from .organise.taxonomy import category_index
+
+MAX_BASIS = 30
+
+
+def _cite(f: Fact) -> str:
+    return f"[{f.id} @ {f.evidence[0]}]"
+
+
+def _conflicts(relations: list[Relation], member_ids: set[str]) -> list[tuple[Relation, Relation]]:
+    better = {(r.source_id, r.target_id): r for r in relations if r.type == RelationType.improves_over}
+    out = []
+    for (a, b), r in better.items():
+        if a < b and (b, a) in better and (a in member_ids or b in member_ids):
+            out.append((r, better[(b, a)]))
+    return out
+
+
+def _value_spreads(findings: list[Fact]) -> tuple[list[str], list[str]]:
+    """Same metric and dataset, different papers, values > 5 points apart: disagreement if the
+    conditions match, a context difference otherwise."""
+    groups: dict[tuple[str, str], list[tuple[Fact, float]]] = defaultdict(list)
+    for f in findings:
+        for q in f.quantities:
+            if q.metric and q.dataset:
+                groups[(q.metric, q.dataset)].append((f, q.value))
+    disagreements, differences = [], []
+    for (metric, dataset), items in groups.items():
+        papers = {f.paper_id for f, _ in items}
+        if len(papers) < 2:
+            continue
+        lo, hi = min(items, key=lambda x: x[1]), max(items, key=lambda x: x[1])
+        if hi[1] - lo[1] <= 5 or lo[0].paper_id == hi[0].paper_id:
+            continue
+        text = f"{metric} on {dataset}: {lo[1]:g} {_cite(lo[0])} vs {hi[1]:g} {_cite(hi[0])}"
+        if set(lo[0].context.conditions) == set(hi[0].context.conditions):
+            disagreements.append(text + " under the same recorded conditions")
+        else:
+            differences.append(text + f"; conditions differ ({'; '.join(lo[0].context.conditions) or 'none recorded'} vs "
+                               f"{'; '.join(hi[0].context.conditions) or 'none recorded'})")
+    return disagreements, differences
+
+
+def synthesize_categories(taxonomy: Taxonomy, assignments: list[Assignment], entities: dict[str, Entity],
+                          facts: dict[str, Fact], relations: list[Relation], run_id: str | None = None,
+                          backend: str = "offline", min_papers: int = 2) -> list[Synthesis]:
+    cats = category_index(taxonomy)
+    by_cat: dict[str, list[Assignment]] = defaultdict(list)
+    for a in assignments:
+        if a.certainty != "uncertain":
+            by_cat[a.category_id].append(a)
+    prov = Provenance(producer="synthesis.offline", backend=backend, run_id=run_id)
+    out = []
+    for cat_id, members in sorted(by_cat.items()):
+        dim, cat = cats[cat_id]
+        member_ids = {a.entity_id for a in members}
+        member_facts = {m.fact_id for eid in member_ids for m in entities[eid].mentions if m.fact_id in facts}
+        papers = sorted({facts[f].paper_id for f in member_facts})
+        if len(papers) < min_papers:
+            continue
+        fs = [facts[f] for f in sorted(member_facts)]
+        good = [f for f in fs if f.verification == Verification.passed]
+        findings = [f for f in good if f.type == FactType.finding]
+        limits = [f for f in good if f.type == FactType.limitation]
+        conflicts = _conflicts(relations, member_ids)
+        disagreements, differences = _value_spreads(findings)
+        basis: list[BasisItem] = []
+        top_members = sorted(members, key=lambda a: (-len(entities[a.entity_id].mentions), a.entity_id))
+        for a in top_members[:8]:
+            basis.append(BasisItem(object_id=a.id, role=BasisRole.supporting, note=f"{entities[a.entity_id].name} assigned ({a.certainty})"))
+        # Findings with numbers first: they carry the most comparable content.
+        findings.sort(key=lambda f: (-len(f.quantities), f.paper_id, f.id))
+        per_paper: dict[str, int] = defaultdict(int)
+        chosen = []
+        for f in findings:
+            if per_paper[f.paper_id] < 2:
+                chosen.append(f)
+                per_paper[f.paper_id] += 1
+        for f in chosen[:12]:
+            basis.append(BasisItem(object_id=f.id, role=BasisRole.supporting, note=f.subject))
+        for f in limits[:6]:
+            basis.append(BasisItem(object_id=f.id, role=BasisRole.limiting, note=f.subject))
+        for r1, r2 in conflicts[:3]:
+            for fid in (r1.anchoring_facts[0], r2.anchoring_facts[0]):
+                if fid in facts:
+                    basis.append(BasisItem(object_id=fid, role=BasisRole.opposing, note="reverse improves_over claim"))
+        basis = basis[:MAX_BASIS]
+        conflict_text = [
+            f"{entities[r1.source_id].name if r1.source_id in entities else r1.source_id} is reported better than "
+            f"{entities[r1.target_id].name if r1.target_id in entities else r1.target_id} and the reverse is also reported"
+            for r1, _ in conflicts
+        ]
+        names = ", ".join(entities[a.entity_id].name for a in top_members[:6])
+        lines = [
+            f"{cat.name} ({dim.name}): {len(member_ids)} entities across {len(papers)} studies, among them {names}.",
+        ]
+        if chosen:
+            lines.append("Reported findings: " + " ".join(f"{f.statement} {_cite(f)}" for f in chosen[:4]))
+        if limits:
+            lines.append("Limitations stated: " + " ".join(f"{f.statement} {_cite(f)}" for f in limits[:2]))
+        if conflict_text or disagreements:
+            lines.append("Disagreements: " + "; ".join(conflict_text + disagreements))
+        if differences:
+            lines.append("Differences explained by context: " + "; ".join(differences[:3]))
+        lines.append("Scope: the studies listed; not a complete account of the field.")
+        conditions = sorted({q.dataset for f in chosen for q in f.quantities if q.dataset} | {q.metric for f in chosen for q in f.quantities if q.metric})
+        kind = SynthesisKind.disagreement if (conflicts or disagreements) else SynthesisKind.method_family
+        out.append(Synthesis(
+            synthesis_type=kind,
+            account=" ".join(lines)[:8000],
+            scope=Scope(topic=f"{dim.name}: {cat.name}", conditions=conditions[:12], studies=papers),
+            basis=basis,
+            disagreements=(conflict_text + disagreements)[:10],
+            context_differences=differences[:10],
+            provenance=prov,
+        ))
+    return out
