@@ -144,7 +144,7 @@ def cmd_ingest(args: argparse.Namespace) -> int:
 
 
 def cmd_compile(args: argparse.Namespace) -> int:
-    from .compile_run import compile_store
+    from orchestration.run import compile_store
 
     summary = compile_store(args.store, backend=args.backend, papers=args.papers, progress=not args.json)
     if args.json:

@@ -54,7 +54,7 @@ VERB_RE = re.compile(
     r"outperformed|yields?|yielded|shows?|showed|uses?|used|improves?|improved|performs?|performed|reduces?|"
     r"reduced|increases?|increased|leads?|led|gives?|gave|obtains?|obtained|reaches|reached|requires?|"
     r"provides?|produces?|consists?|contains?|depends?|allows?|makes?|results?|relies|converges?|fails?|"
-    r"suffers?|remains?|seems?|appears?|tends?|does|do|did)\b", re.I)
+    r"suffers?|remains?|seems?|appears?|tends?|does|do|did|reports?|reported|finds?|found|argues?|claims?)\b", re.I)
 AUTHOR_START = re.compile(r"^(we|our|in this (?:paper|work|article|study)|this (?:paper|work|article|study)|here,? we)\b", re.I)
 CONDITION_RE = re.compile(
     r"\b(on|for|under|when|using|with|in|across|over|without|given|at)\s+((?:the\s+)?[^,;.()]{3,80}?)(?=[,;.()]|\s+(?:and|but|which|while|whereas|than)\b|$)",
@@ -85,7 +85,8 @@ def classify(text: str) -> FactType | None:
     if not 6 <= len(words) <= 90:
         return None
     alpha = sum(c.isalpha() for c in text) / max(1, len(text))
-    if alpha < 0.6:
+    numeric = sum(1 for w in words if any(ch.isdigit() for ch in w)) / len(words)
+    if alpha < 0.6 or numeric > 0.25:  # formulas and flattened tables, not statements
         return None
     for ftype, pattern in TYPE_CUES:
         if pattern.search(text):

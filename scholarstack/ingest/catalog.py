@@ -17,35 +17,31 @@ from typing import Any
 from ..models.common import stable_hash
 from ..store import Store, new_run_id
 from .corpora import corpus_reader
-from .parsers import SUFFIX_FORMATS, ParseError, parse_file
+from .parsers import ParseError, parse_file
 from .records import PaperRecord
 
 RAW_SCHEMA = "raw"
 
 
 def discover(paths: Iterable[str | Path]) -> list[Path]:
-    """Expand folders into the supported files they contain, in a stable order."""
+    """Expand folders into the files they contain (hidden files aside), in a stable order."""
     out: list[Path] = []
     for p in map(Path, paths):
         if p.is_dir():
-            out.extend(sorted(f for f in p.rglob("*") if f.is_file() and _supported(f)))
+            out.extend(sorted(f for f in p.rglob("*") if f.is_file() and not f.name.startswith(".") and f.name != "README.md"))
         else:
             out.append(p)
     return out
 
 
-def _supported(f: Path) -> bool:
-    name = f.name.lower()
-    return corpus_reader(f) is not None and name.endswith((".jsonl", ".jsonl.gz")) or any(
-        name.endswith(s) for s in SUFFIX_FORMATS
-    ) or name.endswith(".xml")
-
-
 def iter_records(paths: Iterable[str | Path], limit: int | None = None) -> Iterator[PaperRecord | tuple[str, str]]:
     """Yield parsed records, or (source, reason) for what failed; never stops on one bad file."""
     for path in discover(paths):
-        reader = corpus_reader(path) if path.name.endswith((".jsonl", ".jsonl.gz")) else None
-        if reader is not None:
+        if path.name.endswith((".jsonl", ".jsonl.gz")):
+            reader = corpus_reader(path)
+            if reader is None:
+                yield (str(path), f"{path}: not a known corpus format (expected ACL ScisummNet or SciFact JSONL)")
+                continue
             try:
                 yield from reader(path, limit)
             except (ValueError, KeyError, OSError) as exc:

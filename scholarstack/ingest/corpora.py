@@ -53,9 +53,17 @@ def read_scifact(path: Path, limit: int | None = None) -> Iterator[PaperRecord]:
 
 
 def corpus_reader(path: Path):
-    name = str(path)
-    if "scifact" in name and "corpus" in path.name:
-        return read_scifact
-    if path.name.startswith("papers.jsonl") or "scisummnet" in name:
+    """The reader for a JSONL corpus file, recognised by the fields of its first record."""
+    if not path.name.endswith((".jsonl", ".jsonl.gz")):
+        return None
+    try:
+        first = next(_lines(path), None)
+    except (OSError, ValueError, EOFError):
+        return None
+    if not isinstance(first, dict):
+        return None
+    if {"paper_id", "sections"} <= first.keys():
         return read_acl
+    if {"doc_id", "abstract"} <= first.keys():
+        return read_scifact
     return None

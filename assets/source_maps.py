@@ -1,0 +1,21 @@
+"""Source maps: each paper's sentences with stable locators, sections and character spans."""
+
+
+from dagster import AssetExecutionContext, BackfillPolicy, MaterializeResult, asset
+
+from resources import StoreResource
+from scholarstack.compile import compile_source_map
+
+from .common import clean_metadata, over_partitions, run_id
+from .partitions import paper_partitions
+from .settings import CompileSettings
+
+
+@asset(partitions_def=paper_partitions, backfill_policy=BackfillPolicy.single_run(), deps=["paper_sources"],
+       group_name="source_maps", kinds={"duckdb"}, code_version="1",
+       description="Sentences with locators paper_id:sid, registered per paper; a changed paper gets a new version.")
+def source_maps(context: AssetExecutionContext, store: StoreResource, settings: CompileSettings) -> MaterializeResult:
+    s = store.get()
+    validator = settings.validator()
+    meta = over_partitions(context, lambda key: compile_source_map(s, key, run_id(context), validator), "source maps", settings.progress)
+    return MaterializeResult(metadata=clean_metadata(meta))

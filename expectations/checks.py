@@ -1,0 +1,63 @@
+"""Asset checks: the Great Expectations suites run over what each layer put in the store, plus the
+reference-integrity checks that only the store can answer."""
+
+
+from dagster import AssetCheckResult, AssetCheckSeverity, asset_check
+
+from resources import StoreResource
+from scholarstack.store import Store, load_object
+
+from .suites import _rows, validate_frame
+
+
+def _suite_check(store: Store, kind: str) -> AssetCheckResult:
+    objs = [load_object(r) for r in store.objects(kind)]
+    if not objs:
+        return AssetCheckResult(passed=True, metadata={"objects": 0})
+    result = validate_frame(kind, _rows(kind, objs))
+    failed = [f"{r.expectation_config.type}({r.expectation_config.kwargs.get('column')})" for r in result.results if not r.success]
+    return AssetCheckResult(passed=result.success, metadata={"objects": len(objs), "failed_expectations": ", ".join(failed) or "none"})
+
+
+def _unresolved_evidence(store: Store, kind: str) -> int:
+    return store.query(
+        "SELECT count(*) FROM evidence e JOIN objects o ON o.id = e.obj_id "
+        "LEFT JOIN sentences s ON s.locator = e.locator AND s.is_current "
+        "WHERE o.kind = ? AND o.lifecycle <> 'withdrawn' AND s.locator IS NULL", [kind])[0][0]
+
+
+def _dangling_refs(store: Store, kinds: tuple[str, ...]) -> int:
+    return store.query(
+        "SELECT count(*) FROM refs r JOIN objects src ON src.id = r.src_id LEFT JOIN objects dst ON dst.id = r.dst_id "
+        "WHERE src.kind IN (SELECT unnest(?)) AND src.lifecycle <> 'withdrawn' AND (dst.id IS NULL OR dst.lifecycle = 'withdrawn')",
+        [list(kinds)])[0][0]
+
+
+@asset_check(asset="l1_facts", description="GX suite over current facts; every evidence locator resolves to a current sentence.")
+def facts_valid(store: StoreResource) -> AssetCheckResult:
+    s = store.get()
+    suite = _suite_check(s, "fact")
+    unresolved = _unresolved_evidence(s, "fact")
+    return AssetCheckResult(passed=suite.passed and unresolved == 0,
+                            metadata={**suite.metadata, "unresolved_locators": unresolved})
+
+
+@asset_check(asset="l2_organisation", description="GX suites over entities, assignments and relations; no citation dangles.")
+def organisation_valid(store: StoreResource) -> AssetCheckResult:
+    s = store.get()
+    results = {k: _suite_check(s, k) for k in ("entity", "assignment", "relation")}
+    dangling = _dangling_refs(s, ("entity", "assignment", "relation"))
+    return AssetCheckResult(passed=all(r.passed for r in results.values()) and dangling == 0,
+                            metadata={f"{k}_passed": r.passed for k, r in results.items()} | {"dangling_references": dangling})
+
+
+@asset_check(asset="l3_syntheses", description="GX suite over syntheses; every basis citation resolves.")
+def syntheses_valid(store: StoreResource) -> AssetCheckResult:
+    s = store.get()
+    suite = _suite_check(s, "synthesis")
+    dangling = _dangling_refs(s, ("synthesis",))
+    return AssetCheckResult(passed=suite.passed and dangling == 0, severity=AssetCheckSeverity.ERROR,
+                            metadata={**suite.metadata, "dangling_basis": dangling})
+
+
+CHECKS = [facts_valid, organisation_valid, syntheses_valid]

@@ -1,0 +1,12 @@
+"""Jobs: compile papers (per partition), organise the corpus (L2, L3, recheck)."""
+
+from dagster import AssetSelection, define_asset_job
+
+from assets.partitions import paper_partitions
+
+compile_papers_job = define_asset_job(
+    "compile_papers", selection=AssetSelection.assets("source_maps", "l1_facts"), partitions_def=paper_partitions,
+    description="Source maps and L1 facts for the requested paper partitions.")
+organise_job = define_asset_job(
+    "organise_corpus", selection=AssetSelection.assets("l2_organisation", "l3_syntheses", "store_recheck"),
+    description="L2 organisation, L3 syntheses and the recheck over the whole store.")

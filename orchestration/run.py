@@ -1,0 +1,123 @@
+"""Run the compile assets in-process (what `scholarstack compile` and `make demo` do).
+
+The Dagster instance lives in $DAGSTER_HOME when set (so runs appear in `dagster dev`), else in
+`<store>/dagster`, a persistent local instance with telemetry off.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+import warnings
+from pathlib import Path
+from typing import Any
+
+from scholarstack.settings import quiet_telemetry
+
+quiet_telemetry()
+warnings.filterwarnings("ignore", message=".*is currently in beta.*")
+warnings.filterwarnings("ignore", category=DeprecationWarning)
+
+QUIET = {"loggers": {"console": {"config": {"log_level": "WARNING"}}}}
+RANGE_START, RANGE_END = "dagster/asset_partition_range_start", "dagster/asset_partition_range_end"
+
+
+def instance_for(store_home: Path):
+    from dagster import DagsterInstance
+
+    if os.environ.get("DAGSTER_HOME"):
+        return DagsterInstance.get()
+    home = store_home / "dagster"
+    home.mkdir(parents=True, exist_ok=True)
+    cfg = home / "dagster.yaml"
+    if not cfg.exists():
+        cfg.write_text("telemetry:\n  enabled: false\n")
+    return DagsterInstance.from_config(str(home))
+
+
+def _metadata(result, key: str) -> dict[str, Any]:
+    out = {}
+    for ev in result.get_asset_materialization_events():
+        if ev.asset_key.to_user_string() == key:
+            for k, v in ev.materialization.metadata.items():
+                out[k] = getattr(v, "value", v)
+    return out
+
+
+def _checks(result) -> list[str]:
+    lines = [f"FAILED step {ev.step_key}: {ev.event_specific_data.error.message.strip()[:300]}"
+             for ev in result.all_events if ev.event_type_value == "STEP_FAILURE"]
+    for ev in result.get_asset_check_evaluations():
+        lines.append(f"check {ev.check_name} on {ev.asset_key.to_user_string()}: {'passed' if ev.passed else 'FAILED'}")
+    return lines
+
+
+def compile_store(store_home: str | None, backend: str = "offline", papers: list[str] | None = None,
+                  progress: bool = True, llm: dict | None = None, organise: bool = True) -> dict[str, Any]:
+    from dagster import materialize
+
+    from assets.partitions import paper_partitions
+    from orchestration.definitions import ASSETS, CHECKS
+    from orchestration.resources_env import local_resources
+    from scholarstack.ingest.catalog import raw_paper_ids
+    from scholarstack.store import Store
+
+    store = Store(store_home)
+    known = raw_paper_ids(store)
+    if not known:
+        raise ValueError(f"no papers ingested in {store.home}; run `scholarstack ingest PATH` first")
+    if papers:
+        unknown = sorted(set(papers) - set(known))
+        if unknown:
+            raise LookupError(f"unknown paper id(s) {', '.join(unknown[:5])} in {store.home}")
+    instance = instance_for(store.home)
+    existing = set(instance.get_dynamic_partitions(paper_partitions.name))
+    missing = [p for p in known if p not in existing]
+    if missing:
+        instance.add_dynamic_partitions(paper_partitions.name, missing)
+    resources = local_resources(str(store.home), backend, progress=progress, **(llm or {}))
+    lines: list[str] = []
+    summary: dict[str, Any] = {"store": str(store.home), "backend": backend, "ok": True}
+    started = time.perf_counter()
+    order = instance.get_dynamic_partitions(paper_partitions.name)
+    # papers=None: all ingested papers; papers=[]: none (organise only).
+    targets = [p for p in order if p in set(papers)] if papers is not None else [p for p in order if p in set(known)]
+    # One run per contiguous range of requested partitions (all papers: one run).
+    ranges, cur = [], []
+    pos = {p: i for i, p in enumerate(order)}
+    for p in targets:
+        if cur and pos[p] != pos[cur[-1]] + 1:
+            ranges.append(cur)
+            cur = []
+        cur.append(p)
+    if cur:
+        ranges.append(cur)
+    for rng in ranges:
+        res = materialize([*ASSETS, *CHECKS], selection=["source_maps", "l1_facts"], instance=instance, resources=resources, run_config=QUIET,
+                          tags={RANGE_START: rng[0], RANGE_END: rng[-1]}, raise_on_error=False)
+        summary["ok"] &= res.success
+        summary.setdefault("source_maps", []).append(_metadata(res, "source_maps"))
+        summary.setdefault("l1_facts", []).append(_metadata(res, "l1_facts"))
+        lines += _checks(res)
+    sm = summary.get("source_maps", [{}])[-1]
+    l1 = summary.get("l1_facts", [{}])[-1]
+    lines.insert(0, f"source maps: {sm.get('papers', 0)} papers, {sm.get('sentences', 0)} sentences; "
+                    f"rejected {sm.get('status_rejected', 0)}")
+    lines.insert(1, f"L1 facts ({backend}): {l1.get('facts', 0)} facts ({l1.get('new', 0)} new, {l1.get('revised', 0)} revised, "
+                    f"{l1.get('reused', 0)} reused, {l1.get('withdrawn', 0)} withdrawn, {l1.get('rejected', 0)} rejected); "
+                    f"LLM calls {l1.get('llm_calls', 0)}, cache hits {l1.get('llm_cache_hits', 0)}, tokens {l1.get('llm_tokens_in', 0)}/{l1.get('llm_tokens_out', 0)}")
+    if organise:
+        res = materialize([*ASSETS, *CHECKS], selection=["l2_organisation", "l3_syntheses", "store_recheck"],
+                          instance=instance, resources=resources, run_config=QUIET, raise_on_error=False)
+        summary["ok"] &= res.success
+        l2, l3, rc = (_metadata(res, k) for k in ("l2_organisation", "l3_syntheses", "store_recheck"))
+        summary |= {"l2_organisation": l2, "l3_syntheses": l3, "store_recheck": rc}
+        lines.append(f"L2: {l2.get('entities', 0)} entities, {l2.get('assignments', 0)} assignments "
+                     f"({l2.get('assignments_uncertain', 0)} uncertain), {l2.get('relations', 0)} relations")
+        lines.append(f"L3: {l3.get('syntheses', 0)} syntheses ({l3.get('disagreements', 0)} with disagreements)")
+        lines.append(f"recheck: {rc.get('rechecked', 0)} objects re-verified")
+        lines += _checks(res)
+    summary["seconds"] = round(time.perf_counter() - started, 1)
+    lines.append(f"done in {summary['seconds']}s; store {store.home}" + ("" if summary["ok"] else " (some steps FAILED: see above)"))
+    summary["lines"] = lines
+    return summary

@@ -1,0 +1,6 @@
+"""Dagster resources: each an interface with an embedded/offline implementation by default."""
+
+from .llm import LLMResource
+from .store import StoreResource
+
+__all__ = ["LLMResource", "StoreResource"]

@@ -1,0 +1,45 @@
+"""Shared fixtures: temporary stores, ../shared/data (skipped with a message when absent), and one
+local llama.cpp server per test session for the OpenAI-compatible backend."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from scholarstack.settings import quiet_telemetry, shared_data_dir
+
+quiet_telemetry()
+os.environ.setdefault("DAGSTER_HOME", "")  # in-process runs use an instance under each test's store
+if not os.environ["DAGSTER_HOME"]:
+    del os.environ["DAGSTER_HOME"]
+
+SHARED = shared_data_dir()
+
+
+def need_shared(*parts: str) -> Path:
+    path = SHARED.joinpath(*parts)
+    if not path.exists():
+        pytest.skip(f"needs ../shared/data ({path} is absent): real data sets are not in the repository")
+    return path
+
+
+@pytest.fixture
+def store(tmp_path):
+    from scholarstack.store import Store
+
+    return Store(tmp_path / "store", lock_timeout=30)
+
+
+@pytest.fixture(scope="session")
+def llm_server():
+    pytest.importorskip("xllamacpp", reason="xllamacpp is not installed (make install)")
+    from scholarstack.llm.local_server import start_local_server
+
+    try:
+        server, base_url = start_local_server()
+    except RuntimeError as exc:
+        pytest.skip(str(exc))
+    yield base_url
+    del server
