@@ -71,21 +71,30 @@ class _UnionFind:
             self.parent[max(ra, rb)] = min(ra, rb)
 
 
-def collect_mentions(facts: Iterable[Fact]) -> tuple[list[_Rec], Counter]:
+def collect_mentions(facts: Iterable[Fact]) -> tuple[list[_Rec], Counter, dict[str, str]]:
+    """Typed mentions, (long key, short key) abbreviation pairs, and each long key's surface form."""
     recs: list[_Rec] = []
     pairs: Counter = Counter()
+    long_surface: dict[str, str] = {}
     for f in facts:
         for m in extract_mentions(f.statement):
             recs.append(_Rec(m.text, m.type, f.id, f.paper_id))
         for long, short in acronym_pairs(f.statement):
             pairs[(normalise(long), normalise(short))] += 1
-    return recs, pairs
+            long_surface.setdefault(normalise(long), long)
+    return recs, pairs, long_surface
+
+
+def long_form_type(surface: str) -> EntityType:
+    """An abbreviation's type from its spelled-out form; spelled-out names in papers are mostly methods."""
+    typed = [m.type for m in extract_mentions(surface) if m.type != EntityType.other]
+    return typed[0] if typed else EntityType.method
 
 
 def build_entities(facts: list[Fact], adjudicate: Adjudicator | None = None, run_id: str | None = None,
                    backend: str = "offline") -> list[Entity]:
     adjudicate = adjudicate or offline_adjudicator
-    recs, pairs = collect_mentions(facts)
+    recs, pairs, long_surface = collect_mentions(facts)
     by_key: dict[str, list[_Rec]] = defaultdict(list)
     for r in recs:
         key = normalise(r.surface)
@@ -129,13 +138,19 @@ def build_entities(facts: list[Fact], adjudicate: Adjudicator | None = None, run
         if not members:
             continue
         types = Counter(r.type for r in members if r.type != EntityType.other)
-        etype = types.most_common(1)[0][0] if types else EntityType.other
+        longs = [k for k in keys if k in long_surface]
+        if types:
+            etype = types.most_common(1)[0][0]
+        else:
+            etype = long_form_type(long_surface[longs[0]]) if longs else EntityType.other
         surfaces = Counter(r.surface for r in members)
+        for k in longs:  # the spelled-out form is a name of the entity even if only seen beside its abbreviation
+            surfaces.setdefault(long_surface[k], 0)
         facts_cited = sorted({(r.fact_id, r.paper_id, r.surface) for r in members})
         if etype == EntityType.other and len({f for f, _, _ in facts_cited}) < 2:
             continue  # a lone unexplained acronym is more often noise than an entity
         # The canonical key is the longest key (the spelled-out form), stable across rebuilds.
-        canon_key = max(keys, key=lambda k: (len(by_key[k]) > 0, len(k), k))
+        canon_key = max(keys, key=lambda k: (len(k), k))
         name = max((s for s in surfaces if normalise(s) == canon_key), key=lambda s: (surfaces[s], s), default=surfaces.most_common(1)[0][0])
         aliases = sorted({s for s in surfaces if s.lower() != name.lower()}, key=str.lower)
         mentions = [Mention(text=s, fact_id=f, paper_id=p) for f, p, s in facts_cited[:MAX_MENTIONS]]

@@ -64,10 +64,19 @@ def _good_phrase(phrase: str) -> bool:
     return len(words) >= 2 and words[0] not in GENERIC_MODIFIERS and not all(w in GENERIC_MODIFIERS for w in words[:-1])
 
 
+LEAD_STOP = GENERIC_MODIFIERS | frozenset(
+    "for on in of to with by from at as and or is are was were be been use uses used using reach reaches "
+    "reached achieve achieves than over into via per under when while also then both not no".split()
+)
+
+
 def _trim(phrase: str) -> str:
+    """Keep the trailing run of content words: 'Treebank for part-of-speech tagging' → 'part-of-speech tagging'."""
     words = phrase.split()
-    while words and words[0].lower() in GENERIC_MODIFIERS:
-        words = words[1:]
+    for i in range(len(words) - 1, -1, -1):
+        if words[i].lower() in LEAD_STOP or any(ch.isdigit() for ch in words[i]):
+            words = words[i + 1:]
+            break
     return " ".join(words)
 
 

@@ -1,0 +1,57 @@
+"""Offline L1 rules: typing, subject, conditions, quantities, and verification against evidence."""
+
+from __future__ import annotations
+
+from scholarstack.extract.offline import classify, extract_facts, find_conditions, find_quantities, find_subject, paper_system_name
+from scholarstack.models import Fact, FactType, Quantity, Sentence, SourceMap, Verification
+from scholarstack.verify import verify_fact
+
+
+def test_types_from_cues():
+    assert classify("We prove that the algorithm converges in polynomial time under mild conditions.") == FactType.theoretical_result
+    assert classify("Unfortunately, the method fails to handle unknown words in German text.") == FactType.limitation
+    assert classify("TnT achieves 96.7% accuracy on the Penn Treebank test set.") == FactType.finding
+    assert classify("We hypothesize that larger contexts help rare words.") == FactType.hypothesis
+    assert classify("We use second order Markov models for tagging text.") == FactType.method_description
+    assert classify("The corpus contains newspaper text from two years.") == FactType.dataset_description
+    assert classify("Thanks.") is None
+    assert classify("93.9 94.3 94.0 94.7 95.9 95.9 Table 2 results 12 13") is None
+
+
+def test_subject_conditions_quantities():
+    system = paper_system_name("TnT - A Statistical Part-Of-Speech Tagger")
+    assert system == "TnT"
+    assert find_subject("Furthermore, we present evaluations on two corpora.", system) == "TnT"
+    assert find_subject("The Maximum Entropy tagger reaches 96.6% accuracy.", system) == "Maximum Entropy tagger"
+    assert find_subject("The resulting literature graph consists of 280M nodes.", system) == "resulting literature graph"
+    assert "on the Penn Treebank" in find_conditions("TnT achieves 96.7% accuracy on the Penn Treebank.")
+    qs = find_quantities("TnT achieves 96.7% accuracy on the Penn Treebank in 1998.", "TnT")
+    assert [(q.value, q.metric, q.dataset, q.subject) for q in qs] == [(96.7, "accuracy", "Penn Treebank", "TnT")]
+
+
+def test_extract_facts_grounds_each_fact():
+    sm = SourceMap(paper_key="P", title="TnT - A Statistical Part-Of-Speech Tagger", sentences=[
+        Sentence(sid=0, text="TnT - A Statistical Part-Of-Speech Tagger", section="title"),
+        Sentence(sid=1, text="TnT achieves 96.7% accuracy on the Penn Treebank (Brants, 2000).", section="3 Evaluation"),
+        Sentence(sid=2, text="We thank the reviewers for their comments on this paper.", section="Acknowledgements"),
+        Sentence(sid=3, text="However, the tagger cannot handle unseen tags in German text.", section="4 Conclusion"),
+    ])
+    facts = extract_facts(sm)
+    assert [(f.evidence, f.type) for f in facts] == [(["P:1"], FactType.finding), (["P:3"], FactType.limitation)]
+    assert facts[0].statement == "TnT achieves 96.7% accuracy on the Penn Treebank."  # citation marker removed
+    assert facts[0].verification == Verification.passed
+
+
+def test_verification_catches_unfaithful_statements():
+    ev = "The tagger may reach 96.7% accuracy on the Penn Treebank."
+    base = dict(subject="tagger", type="finding", evidence=["P:1"])
+    ok = Fact(statement="The tagger may reach 96.7% accuracy on the Penn Treebank.", **base)
+    assert verify_fact(ok, ev)[0] == Verification.passed
+    dropped = Fact(statement="The tagger reaches 96.7% accuracy on the Penn Treebank.", **base)
+    v, note = verify_fact(dropped, ev)
+    assert v == Verification.failed and "may" in note
+    wrong_number = Fact(statement="The tagger may reach 98.2% accuracy on the Penn Treebank.",
+                        quantities=[Quantity(value=98.2, text="98.2%")], **base)
+    assert verify_fact(wrong_number, ev)[0] == Verification.failed
+    wrong_subject = Fact(statement="The parser may reach 96.7% accuracy.", subject="Charniak parser", type="finding", evidence=["P:1"])
+    assert verify_fact(wrong_subject, ev)[0] == Verification.unresolved

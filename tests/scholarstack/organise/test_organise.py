@@ -1,0 +1,76 @@
+"""L2 rules: mentions, alias merging with adjudication notes, taxonomy assignment, relations; L3 synthesis."""
+
+from __future__ import annotations
+
+from scholarstack.models import Certainty, EntityType, Fact, RelationType
+from scholarstack.organise.entities import build_entities, entity_lookup, normalise
+from scholarstack.organise.mentions import acronym_pairs, extract_mentions
+from scholarstack.organise.relations import extract_relations
+from scholarstack.organise.taxonomy import assign_categories, load_taxonomy
+from scholarstack.settings import CONFIG_DIR
+from scholarstack.synthesis import synthesize_categories
+
+
+def F(sid: int, text: str, paper: str = "P1", subject: str = "x", type_: str = "finding") -> Fact:
+    return Fact(statement=text, subject=subject, type=type_, evidence=[f"{paper}:{sid}"])
+
+
+FACTS = [
+    F(1, "We train conditional random fields (CRFs) on the Penn Treebank.", subject="CRFs", type_="method_description"),
+    F(2, "CRFs outperform the maximum entropy model on the Penn Treebank by 1.2 points.", subject="CRFs"),
+    F(3, "The maximum entropy approach uses rich overlapping features.", paper="P2", subject="maximum entropy approach", type_="method_description"),
+    F(4, "Our hidden Markov model tagger reaches 96.7% accuracy on the Penn Treebank.", paper="P2", subject="hidden Markov model tagger"),
+    F(5, "The maximum entropy model outperforms CRFs on the Penn Treebank.", paper="P3", subject="maximum entropy model"),
+]
+
+
+def test_mentions_and_acronyms():
+    types = {m.text: m.type for m in extract_mentions("CRFs reach 97.1% accuracy on the Penn Treebank for part-of-speech tagging.")}
+    assert types["Penn Treebank"] == EntityType.dataset and types["accuracy"] == EntityType.metric
+    assert types["part-of-speech tagging"] == EntityType.task and types["CRFs"] == EntityType.other
+    assert acronym_pairs("We train conditional random fields (CRFs) here.") == [("conditional random fields", "CRFs")]
+    assert normalise("Conditional Random-Fields") == "conditional random field"
+
+
+def test_entities_merge_aliases_with_notes():
+    ents = build_entities(FACTS)
+    crf = next(e for e in ents if e.key == "conditional random field")
+    assert crf.name == "conditional random fields" and "CRFs" in crf.aliases and crf.type == EntityType.method
+    assert any("abbreviation" in n for n in crf.merge_notes)
+    me = next(e for e in ents if "maximum entropy" in e.key)
+    assert {"maximum entropy model", "maximum entropy approach"} <= {me.name, *me.aliases}
+    assert any("generic head noun" in n for n in me.merge_notes)
+    assert {m.paper_id for m in me.mentions} == {"P1", "P2", "P3"}
+
+
+def test_adjudicator_decision_is_used():
+    calls = []
+
+    def never(a, b, ctx):
+        calls.append((a, b))
+        return False, "kept apart by test"
+
+    ents = build_entities(FACTS, adjudicate=never)
+    assert calls and not any({"maximum entropy model", "maximum entropy approach"} <= {e.name, *e.aliases} for e in ents)
+
+
+def test_assignments_relations_and_synthesis():
+    tax = load_taxonomy(CONFIG_DIR / "taxonomies" / "nlp.yaml")
+    ents = build_entities(FACTS)
+    facts = {f.id: f for f in FACTS}
+    asg = assign_categories(tax, ents, facts)
+    crf = next(e for e in ents if e.key == "conditional random field")
+    mine = [a for a in asg if a.entity_id == crf.id and "method_family" in a.category_id]
+    assert mine and mine[0].category_id.endswith("discriminative_linear") and mine[0].declared
+    assert mine[0].certainty == Certainty.high and set(mine[0].supporting_facts) <= set(facts)
+    rels = extract_relations(FACTS, entity_lookup(ents))
+    me = next(e for e in ents if "maximum entropy" in e.key)
+    kinds = {(r.source_id, r.type, r.target_id) for r in rels}
+    assert (crf.id, RelationType.improves_over, me.id) in kinds and (me.id, RelationType.improves_over, crf.id) in kinds
+    assert any(r.type == RelationType.evaluated_on for r in rels)
+    syns = synthesize_categories(tax, asg, {e.id: e for e in ents}, facts, rels, min_papers=2)
+    disc = next(s for s in syns if "Discriminative" in s.scope.topic)
+    assert disc.disagreements and any(b.role == "opposing" for b in disc.basis)
+    assert set(disc.scope.studies) >= {"P1", "P3"}
+    cited = {b.object_id for b in disc.basis}
+    assert cited <= set(facts) | {a.id for a in asg}

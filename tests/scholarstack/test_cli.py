@@ -1,0 +1,54 @@
+"""The command-line contract: status, show, history (text and --json), one-line errors."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from scholarstack.cli import main
+from tests.scholarstack.store.test_registry import fact, paper
+
+from scholarstack.store import register, register_many
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_status_show_history(store, capsys):
+    register(store, paper())
+    f = fact(1)
+    register_many(store, [f])
+    register(store, f.model_copy(update={"statement": "TnT achieves 96.7% accuracy on the Penn Treebank (v2)."}))
+    home = str(store.home)
+    code, out, _ = run(capsys, "status", "--store", home, "--json")
+    st = json.loads(out)
+    assert code == 0 and st["layers"]["L1"]["fact"]["total"] == 1 and st["versions"] >= 3
+    code, out, _ = run(capsys, "show", f.id, "--store", home, "--json")
+    shown = json.loads(out)
+    assert shown["version"] == 2 and shown["evidence"][0]["text"].startswith("TnT achieves")
+    assert [h["version"] for h in shown["history"]] == [1, 2]
+    code, out, _ = run(capsys, "show", f.id, "--version", "1", "--store", home)
+    assert code == 0 and "v1" in out and "(v2)" not in out
+    code, out, _ = run(capsys, "history", f.id, "--store", home)
+    assert code == 0 and "v1  superseded" in out and "revised" in out
+    code, out, _ = run(capsys, "status", "--store", home)
+    assert "L1" in out and "fact" in out
+
+
+def test_errors_are_one_line_and_nonzero(store, capsys):
+    code, out, err = run(capsys, "show", "fac_nope", "--store", str(store.home))
+    assert code == 2 and err.count("\n") == 1 and "no object fac_nope" in err
+    code, _, err = run(capsys, "ingest", "/no/such/file.pdf", "--store", str(store.home))
+    assert code == 2 and "no such file" in err
+
+
+def test_cli_status_does_not_import_heavy_libraries(tmp_path):
+    code = ("import sys; from scholarstack.cli import main; main(['status', '--store', %r]); "
+            "heavy = [m for m in ('dagster', 'torch', 'great_expectations', 'dlt') if m in sys.modules]; "
+            "print('HEAVY', heavy)") % str(tmp_path / "s")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert "HEAVY []" in out
