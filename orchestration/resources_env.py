@@ -9,14 +9,22 @@ from assets.settings import CompileSettings
 from resources import LLMResource, StoreResource
 
 
+def backend_config() -> dict:
+    import yaml
+
+    from scholarstack.settings import CONFIG_DIR
+
+    return yaml.safe_load((CONFIG_DIR / "backends.yaml").read_text())
+
+
 def local_resources(store_home: str | None = None, backend: str | None = None, progress: bool = False, **llm: object) -> dict:
-    backend = backend or os.environ.get("SCHOLARSTACK_BACKEND", "offline")
-    llm_cfg = {
-        "backend": backend,
-        "base_url": os.environ.get("SCHOLARSTACK_LLM_BASE_URL", "http://127.0.0.1:8080/v1"),
-        "model": os.environ.get("SCHOLARSTACK_LLM_MODEL", "local"),
-        "api_key": os.environ.get("SCHOLARSTACK_LLM_API_KEY", "not-needed"),
-    } | llm
+    cfg = backend_config()
+    backend = backend or os.environ.get("SCHOLARSTACK_BACKEND") or cfg.get("default", "offline")
+    openai_cfg = {k: v for k, v in (cfg.get("openai") or {}).items() if v is not None}
+    for key in ("base_url", "model", "api_key"):
+        if os.environ.get(f"SCHOLARSTACK_LLM_{key.upper()}"):
+            openai_cfg[key] = os.environ[f"SCHOLARSTACK_LLM_{key.upper()}"]
+    llm_cfg = {"backend": backend} | openai_cfg | llm
     return {
         "store": StoreResource(home=store_home),
         "llm": LLMResource(**llm_cfg),

@@ -62,10 +62,10 @@ def compile_facts(store: Store, paper_id: str, extractor: Extractor, run_id: str
     withdrawn = withdraw_missing(store, "fact", report.accepted_ids, paper_id=paper_id,
                                  reason=f"not extracted from the current version of {paper_id}", run_id=run_id)
     return {
-        "paper_id": paper_id, "status": "ok", "facts": len(report.accepted_ids), "withdrawn": withdrawn,
-        "rejected": len(report.rejected) + len(result.rejections), "types": dict(Counter(f.type.value for f in result.facts)),
-        "verification": dict(Counter(f.verification.value for f in result.facts)),
-        **report.summary(), **result.usage.as_metadata(),
+        **report.summary(), "paper_id": paper_id, "status": "ok", "facts": len(report.accepted_ids), "withdrawn": withdrawn,
+        "rejected": len(report.rejected) + len(result.rejections),  # the gate's and the extractor's
+        "types": dict(Counter(f.type.value for f in result.facts)),
+        "verification": dict(Counter(f.verification.value for f in result.facts)), **result.usage.as_metadata(),
     }
 
 
