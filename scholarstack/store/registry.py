@@ -352,14 +352,17 @@ Verifier = Callable[[ResearchObject, "RecheckContext"], tuple[Verification, str]
 
 @dataclass
 class RecheckContext:
+    """What a verifier may look at: current sentence texts and the objects being cited."""
+
     store: Store
     sentences: dict[str, str]
+    cited: dict[str, ResearchObject] = field(default_factory=dict)
 
     def object(self, obj_id: str) -> ResearchObject | None:
-        row = self.store.get_row(obj_id)
-        if row is None or row["kind"] == "paper":
-            return None
-        return KINDS[row["kind"]].model_validate({k: v for k, v in row["data"].items() if k != "kind"})
+        if obj_id not in self.cited:
+            row = self.store.get_row(obj_id)
+            self.cited[obj_id] = load_object(row) if row is not None and row["kind"] != "paper" else None
+        return self.cited[obj_id]
 
 
 def load_object(row: dict[str, Any]) -> ResearchObject:
@@ -370,37 +373,42 @@ def load_object(row: dict[str, Any]) -> ResearchObject:
 def recheck(store: Store, verifier: Verifier | None = None, ids: Iterable[str] | None = None, run_id: str | None = None) -> list[dict[str, Any]]:
     """Re-verify objects marked needs_recheck (all, or `ids`), lower layers first.
 
-    References must resolve (cited objects live, locators current); then the verifier, if any,
-    records the semantic result. The object returns to `current` with the result recorded.
+    References must resolve (cited objects live, locators current); then the verifier records the
+    semantic result, and the object returns to `current`. Reads and writes are batched.
     """
     if verifier is None:
         from ..verify import default_verifier as verifier
     run_id = run_id or new_run_id()
     now = datetime.now(timezone.utc)
-    rows = store.objects_needing_recheck(list(ids) if ids is not None else None)
-    rows.sort(key=lambda r: LAYER_ORDER.index(r["kind"]))
     results = []
     with store.transaction() as con:
-        seq = _next_seq(con)
-        for row in rows:
-            obj = load_object(row)
-            locs = obj.locators()
-            texts = store.current_sentences(locs)
-            cited = store.current_rows([c for c, _ in obj.cited_ids()])
-            missing = [c for c, _ in obj.cited_ids() if c not in cited or cited[c]["lifecycle"] == Lifecycle.withdrawn]
-            missing += [loc for loc in locs if loc not in texts]
+        rows = store.objects_needing_recheck(list(ids) if ids is not None else None)
+        rows.sort(key=lambda r: LAYER_ORDER.index(r["kind"]))
+        objs = [load_object(r) for r in rows]
+        cited_ids = {c for o in objs for c, _ in o.cited_ids()}
+        cited_rows = store.current_rows(cited_ids)
+        texts = store.current_sentences({loc for o in objs for loc in o.locators()})
+        ctx = RecheckContext(store, texts)
+        store.with_id_table(con, "_cited", [c for c, r in cited_rows.items() if r["kind"] != "paper"])
+        for rid, kind, data in con.execute("SELECT id, kind, data FROM objects WHERE id IN (SELECT id FROM _cited)").fetchall():
+            ctx.cited[rid] = load_object({"kind": kind, "data": json.loads(data)})
+        updates = []
+        for row, obj in zip(rows, objs):
+            missing = [c for c, _ in obj.cited_ids() if c not in cited_rows or cited_rows[c]["lifecycle"] == Lifecycle.withdrawn]
+            missing += [loc for loc in obj.locators() if loc not in texts]
             if missing:
                 result, note = Verification.failed, "references no longer resolve: " + ", ".join(missing[:5])
             else:
-                result, note = verifier(obj, RecheckContext(store, texts))
-            sql(con, 
-                "UPDATE objects SET lifecycle = 'current', verification = ?, verification_note = ?, recheck_cause = NULL, updated_at = ? WHERE id = ?",
-                [result.value, note[:500], now, row["id"]],
-            )
-            sql(con, 
-                "INSERT INTO events VALUES (?, ?, ?, 'rechecked', ?, ?, ?)",
-                [seq, now, run_id, row["id"], row["version"], f"{result.value}: {note}"[:500]],
-            )
-            seq += 1
+                result, note = verifier(obj, ctx)
+            updates.append((row["id"], result.value, note[:500]))
             results.append({"id": row["id"], "kind": row["kind"], "verification": result.value, "note": note, "cause": row["recheck_cause"]})
+        if updates:
+            con.register("_upd", pa.table({"id": [u[0] for u in updates], "verification": [u[1] for u in updates], "note": [u[2] for u in updates]}))
+            sql(con, "UPDATE objects SET lifecycle = 'current', verification = _upd.verification, verification_note = _upd.note, "
+                     "recheck_cause = NULL, updated_at = ? FROM _upd WHERE objects.id = _upd.id", [now])
+            con.unregister("_upd")
+            seq = _next_seq(con)
+            versions = {r["id"]: r["version"] for r in rows}
+            store.insert_rows(con, "events", ["seq", "ts", "run_id", "event", "obj_id", "version", "detail"],
+                              [(seq + k, now, run_id, "rechecked", oid, versions[oid], f"{v}: {n}"[:500]) for k, (oid, v, n) in enumerate(updates)])
     return results

@@ -1,0 +1,93 @@
+"""Compile benchmark (not a test): 10, 100 and all 978 ACL ScisummNet papers, offline backend.
+
+Each size runs in its own process (so peak memory is that run's): ingest, full compile through
+L3 and the recheck, then a one-paper update (one sentence of one paper edited, re-ingested, its
+partition recompiled, L2/L3/recheck rerun) against the full compile.
+
+    .venv/bin/python -m benchmarks.compile_bench [--sizes 10 100 978] [--out bench_out]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from scholarstack.settings import shared_data_dir
+
+
+def one(n: int) -> dict:
+    from orchestration.run import compile_store
+    from scholarstack.ingest.catalog import ingest_paths, ingest_records, raw_record
+    from scholarstack.store import Store
+
+    home = Path(tempfile.mkdtemp(prefix=f"compile-bench-{n}-"))
+    store = Store(home)
+    t0 = time.perf_counter()
+    rep = ingest_paths(store, [shared_data_dir() / "acl_scisummnet" / "papers.jsonl.gz"], limit=n)
+    t_ingest = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    full = compile_store(str(home), progress=False)
+    t_full = time.perf_counter() - t0
+    assert full["ok"], full["lines"]
+    st = store.status()
+    # One-paper update: edit one sentence of the first paper that has sections.
+    pid = next(p for p in rep["paper_ids"] if raw_record(store, p).sections)
+    rec = raw_record(store, pid)
+    sid, text = rec.sections[0].sentences[0]
+    rec.sections[0].sentences[0] = (sid, text + " This sentence was revised.")
+    t0 = time.perf_counter()
+    ingest_records(store, [rec])
+    part = compile_store(str(home), papers=[pid], progress=False)
+    t_update = time.perf_counter() - t0
+    assert part["ok"], part["lines"]
+    out = {
+        "papers": n, "ingest_seconds": round(t_ingest, 1), "compile_seconds": round(t_full, 1),
+        "papers_per_minute": round(n / t_full * 60, 1),
+        "facts": st["layers"]["L1"]["fact"]["total"], "entities": st["layers"]["L2"]["entity"]["total"],
+        "relations": st["layers"].get("L2", {}).get("relation", {}).get("total", 0),
+        "syntheses": st["layers"].get("L3", {}).get("synthesis", {}).get("total", 0),
+        "sentences": st["sentences"],
+        "update_one_paper_seconds": round(t_update, 1), "update_vs_full": round(t_update / t_full, 3),
+        "update_rechecked": part["store_recheck"].get("rechecked", 0),
+        "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024),
+    }
+    shutil.rmtree(home, ignore_errors=True)
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--sizes", nargs="*", type=int, default=[10, 100, 978])
+    ap.add_argument("--one", type=int, default=None)
+    ap.add_argument("--out", default="bench_out")
+    args = ap.parse_args()
+    if args.one is not None:
+        print("RESULT " + json.dumps(one(args.one)))
+        return
+    rows = []
+    for n in args.sizes:
+        proc = subprocess.run([sys.executable, "-m", "benchmarks.compile_bench", "--one", str(n)], capture_output=True, text=True)
+        line = next((ln for ln in proc.stdout.splitlines() if ln.startswith("RESULT ")), None)
+        if line is None:
+            print(proc.stderr[-2000:], file=sys.stderr)
+            raise SystemExit(f"size {n} failed")
+        rows.append(json.loads(line[7:]))
+        print(f"done {n}: {rows[-1]}", file=sys.stderr)
+    out = Path(args.out)
+    out.mkdir(exist_ok=True)
+    (out / "compile_bench.json").write_text(json.dumps(rows, indent=2))
+    keys = list(rows[0])
+    print("| " + " | ".join(keys) + " |\n|" + "---|" * len(keys))
+    for r in rows:
+        print("| " + " | ".join(str(r[k]) for k in keys) + " |")
+
+
+if __name__ == "__main__":
+    main()
