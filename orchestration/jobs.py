@@ -8,5 +8,5 @@ compile_papers_job = define_asset_job(
     "compile_papers", selection=AssetSelection.assets("source_maps", "l1_facts"), partitions_def=paper_partitions,
     description="Source maps and L1 facts for the requested paper partitions.")
 organise_job = define_asset_job(
-    "organise_corpus", selection=AssetSelection.assets("l2_organisation", "l3_syntheses", "store_recheck"),
+    "organise_corpus", selection=AssetSelection.assets("l2_organisation", "l3_syntheses", "store_recheck", "vector_index"),
     description="L2 organisation, L3 syntheses and the recheck over the whole store.")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 
 from assets.settings import CompileSettings
-from resources import LLMResource, StoreResource
+from resources import LLMResource, StoreResource, VectorIndexResource
 
 
 def backend_config() -> dict:
@@ -17,7 +17,8 @@ def backend_config() -> dict:
     return yaml.safe_load((CONFIG_DIR / "backends.yaml").read_text())
 
 
-def local_resources(store_home: str | None = None, backend: str | None = None, progress: bool = False, **llm: object) -> dict:
+def local_resources(store_home: str | None = None, backend: str | None = None, progress: bool = False,
+                    embedder: str | None = None, **llm: object) -> dict:
     cfg = backend_config()
     backend = backend or os.environ.get("SCHOLARSTACK_BACKEND") or cfg.get("default", "offline")
     openai_cfg = {k: v for k, v in (cfg.get("openai") or {}).items() if v is not None}
@@ -29,4 +30,6 @@ def local_resources(store_home: str | None = None, backend: str | None = None, p
         "store": StoreResource(home=store_home),
         "llm": LLMResource(**llm_cfg),
         "settings": CompileSettings(progress=progress),
+        "vectors": VectorIndexResource(url=os.environ.get("SCHOLARSTACK_QDRANT_URL") or None,
+                                       embedder=embedder or os.environ.get("SCHOLARSTACK_EMBEDDER", "minilm")),
     }

@@ -53,7 +53,8 @@ def _checks(result) -> list[str]:
 
 
 def compile_store(store_home: str | None, backend: str = "offline", papers: list[str] | None = None,
-                  progress: bool = True, llm: dict | None = None, organise: bool = True) -> dict[str, Any]:
+                  progress: bool = True, llm: dict | None = None, organise: bool = True, index: bool = True,
+                  embedder: str | None = None) -> dict[str, Any]:
     from dagster import materialize
 
     from assets.partitions import paper_partitions
@@ -75,7 +76,7 @@ def compile_store(store_home: str | None, backend: str = "offline", papers: list
     missing = [p for p in known if p not in existing]
     if missing:
         instance.add_dynamic_partitions(paper_partitions.name, missing)
-    resources = local_resources(str(store.home), backend, progress=progress, **(llm or {}))
+    resources = local_resources(str(store.home), backend, progress=progress, embedder=embedder, **(llm or {}))
     lines: list[str] = []
     summary: dict[str, Any] = {"store": str(store.home), "backend": backend, "ok": True}
     started = time.perf_counter()
@@ -107,15 +108,17 @@ def compile_store(store_home: str | None, backend: str = "offline", papers: list
                     f"{l1.get('reused', 0)} reused, {l1.get('withdrawn', 0)} withdrawn, {l1.get('rejected', 0)} rejected); "
                     f"LLM calls {l1.get('llm_calls', 0)}, cache hits {l1.get('llm_cache_hits', 0)}, tokens {l1.get('llm_tokens_in', 0)}/{l1.get('llm_tokens_out', 0)}")
     if organise:
-        res = materialize([*ASSETS, *CHECKS], selection=["l2_organisation", "l3_syntheses", "store_recheck"],
+        res = materialize([*ASSETS, *CHECKS], selection=["l2_organisation", "l3_syntheses", "store_recheck"] + (["vector_index"] if index else []),
                           instance=instance, resources=resources, run_config=QUIET, raise_on_error=False)
         summary["ok"] &= res.success
-        l2, l3, rc = (_metadata(res, k) for k in ("l2_organisation", "l3_syntheses", "store_recheck"))
-        summary |= {"l2_organisation": l2, "l3_syntheses": l3, "store_recheck": rc}
+        l2, l3, rc, ix = (_metadata(res, k) for k in ("l2_organisation", "l3_syntheses", "store_recheck", "vector_index"))
+        summary |= {"l2_organisation": l2, "l3_syntheses": l3, "store_recheck": rc, "vector_index": ix}
         lines.append(f"L2: {l2.get('entities', 0)} entities, {l2.get('assignments', 0)} assignments "
                      f"({l2.get('assignments_uncertain', 0)} uncertain), {l2.get('relations', 0)} relations")
         lines.append(f"L3: {l3.get('syntheses', 0)} syntheses ({l3.get('disagreements', 0)} with disagreements)")
         lines.append(f"recheck: {rc.get('rechecked', 0)} objects re-verified")
+        if index:
+            lines.append(f"index ({ix.get('embedder', '?')}): {ix.get('indexed', 0)} embedded, {ix.get('deleted', 0)} deleted, {ix.get('total', 0)} in all")
         lines += _checks(res)
     summary["seconds"] = round(time.perf_counter() - started, 1)
     lines.append(f"done in {summary['seconds']}s; store {store.home}" + ("" if summary["ok"] else " (some steps FAILED: see above)"))

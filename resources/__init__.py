@@ -2,5 +2,6 @@
 
 from .llm import LLMResource
 from .store import StoreResource
+from .vectors import VectorIndexResource
 
-__all__ = ["LLMResource", "StoreResource"]
+__all__ = ["LLMResource", "StoreResource", "VectorIndexResource"]

@@ -161,6 +161,82 @@ def cmd_demo(args: argparse.Namespace) -> int:
     return run_demo(args.store, backend=args.backend)
 
 
+# -- views and tasks ---------------------------------------------------------------------------
+def cmd_retrieve(args: argparse.Namespace) -> int:
+    from .views.views import open_kb, render, retrieve
+
+    kb = open_kb(_store(args))
+    view = retrieve(kb, args.query, layers=tuple(args.layers), k=args.k)
+    if args.json:
+        _print_json(view.model_dump(mode="json"))
+    else:
+        print(render(view, budget=args.budget))
+    return 0
+
+
+def _client(args: argparse.Namespace, store):
+    if args.backend != "openai":
+        return None
+    from orchestration.resources_env import local_resources
+
+    return local_resources(str(store.home), "openai")["llm"].client(store)
+
+
+def cmd_ask(args: argparse.Namespace) -> int:
+    from .tasks.qa import answer_question
+    from .views.views import open_kb
+
+    store = _store(args)
+    kb = open_kb(store)
+    ans = answer_question(kb, args.question, args.paper, mode=args.mode, embedder=kb.embedder, client=_client(args, store))
+    _print_answer(ans, args.json)
+    return 0
+
+
+def cmd_verify_claim(args: argparse.Namespace) -> int:
+    from .tasks.claims import verify_claim
+    from .views.views import open_kb
+
+    store = _store(args)
+    kb = open_kb(store)
+    ans = verify_claim(kb, args.claim, args.paper, mode=args.mode, embedder=kb.embedder, client=_client(args, store))
+    _print_answer(ans, args.json)
+    return 0
+
+
+def _print_answer(ans, as_json: bool) -> None:
+    if as_json:
+        _print_json(ans.model_dump(mode="json"))
+        return
+    print(f"answer ({ans.mode}): {ans.answer}" + (f"  [{ans.extra.get('quality')}]" if ans.extra.get("quality") else ""))
+    for s in ans.sources_state:
+        print(f"  source {', '.join(s.locators)}: {s.text}")
+    if ans.interpretation:
+        print(f"  interpretation: {ans.interpretation}")
+    print(f"  tokens in/out: {ans.tokens_in}/{ans.tokens_out}; {ans.seconds:.3f}s")
+
+
+def cmd_eval(args: argparse.Namespace) -> int:
+    from evaluations.benchmarks import BENCHMARKS
+
+    store = _store(args)
+    kwargs = {"data": args.data, "limit": args.limit, "progress": not args.json}
+    if args.embedder:
+        kwargs["embedder"] = args.embedder
+    if args.benchmark != "retrieval":
+        kwargs["client"] = _client(args, store)
+    result = BENCHMARKS[args.benchmark](store, **kwargs)
+    if args.json:
+        _print_json(result)
+        return 0
+    print(f"{result['benchmark']}: n={result['n']}")
+    metrics = list(next(iter(result["systems"].values())))
+    print("| system | " + " | ".join(metrics) + " |\n|---|" + "---|" * len(metrics))
+    for name, row in result["systems"].items():
+        print(f"| {name} | " + " | ".join(str(row[m]) for m in metrics) + " |")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="scholarstack", description="Compile papers into linked research assets.")
     sub = p.add_subparsers(dest="command", required=True)
@@ -186,6 +262,28 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--backend", choices=["offline", "openai"], default="offline")
     sp.add_argument("--papers", nargs="*", default=None, help="only these paper ids (default: all ingested)")
     sp = add("demo", cmd_demo, "ingest the bundled sample, compile it through L3 and print what it produced")
+    sp.add_argument("--backend", choices=["offline", "openai"], default="offline")
+    sp = add("retrieve", cmd_retrieve, "hybrid retrieval over the compiled layers, rendered under a budget")
+    sp.add_argument("query")
+    sp.add_argument("--layers", nargs="+", default=["fact", "entity", "synthesis", "sentence"],
+                    help="sentence fact entity assignment relation synthesis")
+    sp.add_argument("--k", type=int, default=10)
+    sp.add_argument("--budget", type=int, default=4000, help="characters of rendered output")
+    sp = add("ask", cmd_ask, "answer a question from one or more papers, citing sentence locators")
+    sp.add_argument("question")
+    sp.add_argument("--paper", action="append", required=True, help="paper id (repeat for several)")
+    sp.add_argument("--mode", choices=["view", "fulltext"], default="view")
+    sp.add_argument("--backend", choices=["offline", "openai"], default="offline")
+    sp = add("verify-claim", cmd_verify_claim, "check a claim against a cited paper")
+    sp.add_argument("claim")
+    sp.add_argument("--paper", required=True)
+    sp.add_argument("--mode", choices=["view", "fulltext"], default="view")
+    sp.add_argument("--backend", choices=["offline", "openai"], default="offline")
+    sp = add("eval", cmd_eval, "run a benchmark; every system measured on the same items in one run")
+    sp.add_argument("benchmark", choices=["retrieval", "claims", "qa"])
+    sp.add_argument("--data", default=None, help="another file of the same format")
+    sp.add_argument("--limit", type=int, default=None, help="at most N items, spread evenly over the file")
+    sp.add_argument("--embedder", choices=["minilm", "tfidf"], default=None)
     sp.add_argument("--backend", choices=["offline", "openai"], default="offline")
     return p
 

@@ -11,6 +11,7 @@ import pytest
 from scholarstack.settings import quiet_telemetry, shared_data_dir
 
 quiet_telemetry()
+os.environ.setdefault("SCHOLARSTACK_EMBEDDER", "tfidf")  # MiniLM is tested on its own; TF-IDF keeps the suite quick
 os.environ.setdefault("DAGSTER_HOME", "")  # in-process runs use an instance under each test's store
 if not os.environ["DAGSTER_HOME"]:
     del os.environ["DAGSTER_HOME"]

@@ -1,0 +1,221 @@
+"""The benchmarks: retrieval (ACL citing sentences), claims (SciFact), QA (QASPER).
+
+One implementation, called by `scholarstack eval` and by the metric assets. Every system is
+measured on the same items in the same run; results are returned as
+`{"benchmark", "n", "systems": {name: {metric: value}}}`. With `limit`, items are taken evenly
+across the file (not the first N), so a small run still spans the file.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from scholarstack.ingest.catalog import ingest_records, raw_paper_ids
+from scholarstack.ingest.corpora import read_acl, read_scifact
+from scholarstack.ingest.records import PaperRecord, Section
+from scholarstack.settings import shared_data_dir
+from scholarstack.store import Store
+
+from .metrics import accuracy, macro_f1, mrr_at_k, percentile, recall_at_k, set_f1, token_f1
+
+
+def spread(items: list, limit: int | None) -> list:
+    if not limit or limit >= len(items):
+        return items
+    step = len(items) / limit
+    return [items[int(i * step)] for i in range(limit)]
+
+
+def compile_records(store: Store, records: list[PaperRecord], progress: bool = False) -> None:
+    """Ingest and compile (offline, no vector index) whatever of `records` the store lacks."""
+    from orchestration.run import compile_store
+
+    have = set(raw_paper_ids(store))
+    todo = [r for r in records if r.paper_id not in have]
+    if todo:
+        ingest_records(store, todo)
+        summary = compile_store(str(store.home), backend="offline", papers=[r.paper_id for r in todo], progress=progress, index=False)
+        if not summary["ok"]:
+            raise RuntimeError("compiling the benchmark's papers failed:\n" + "\n".join(summary["lines"]))
+
+
+def _timed(fn: Callable[[], Any]) -> tuple[Any, float]:
+    t0 = time.perf_counter()
+    out = fn()
+    return out, time.perf_counter() - t0
+
+
+def _embedder(name: str, store: Store):
+    from scholarstack.index.embed import make_embedder
+
+    return make_embedder(name, store.home)
+
+
+# -- retrieval ---------------------------------------------------------------------------------
+def eval_retrieval(store: Store, data: Path | None = None, limit: int | None = None, corpus_limit: int | None = None,
+                   embedder: str = "minilm", progress: bool = False, layer_ablation: bool = False) -> dict[str, Any]:
+    from scholarstack.tasks.retrieval import StoreRetriever, bm25_rank, corpus_from_store, dense_rank, hybrid_rank
+
+    root = shared_data_dir() / "acl_scisummnet"
+    data = Path(data) if data else root / "citances_dev.jsonl"
+    papers = list(read_acl(root / "papers.jsonl.gz"))
+    papers = [p for p in papers if p.abstract or p.sections]
+    if corpus_limit:
+        papers = spread(papers, corpus_limit)
+    compile_records(store, papers, progress)
+    corpus = corpus_from_store(store)
+    in_corpus = set(corpus.ids)
+    queries = [json.loads(line) for line in data.read_text().splitlines() if line.strip()]
+    queries = spread([q for q in queries if q["cited_paper_id"] in in_corpus], limit)
+    emb = _embedder(embedder, store)
+    corpus.dense_matrix(emb)  # embed the corpus once, outside the timed loop, for every system alike
+    systems: dict[str, Callable[[str], list[str]]] = {
+        "bm25": lambda q: bm25_rank(corpus, q, 100),
+        "dense": lambda q: dense_rank(corpus, q, emb, 100),
+        "hybrid": lambda q: hybrid_rank(corpus, q, emb, 100),
+        "scholarstack": StoreRetriever(store, corpus, emb).rank,
+    }
+    if layer_ablation:
+        for layers in ("L1", "L1+L2"):
+            systems[f"scholarstack_{layers}"] = StoreRetriever(store, corpus, emb, layers).rank
+    results: dict[str, dict[str, Any]] = {}
+    for name, rank in systems.items():
+        r1 = r5 = r10 = r100 = mrr = 0.0
+        times = []
+        for q in queries:
+            ranked, secs = _timed(lambda: rank(q["query"]))
+            times.append(secs)
+            gold = q["cited_paper_id"]
+            r1 += recall_at_k(ranked, gold, 1)
+            r5 += recall_at_k(ranked, gold, 5)
+            r10 += recall_at_k(ranked, gold, 10)
+            r100 += recall_at_k(ranked, gold, 100)
+            mrr += mrr_at_k(ranked, gold, 40)
+        n = max(1, len(queries))
+        results[name] = {"recall@1": round(r1 / n, 4), "recall@5": round(r5 / n, 4), "recall@10": round(r10 / n, 4),
+                         "recall@100": round(r100 / n, 4), "mrr@40": round(mrr / n, 4),
+                         "seconds_per_query": round(sum(times) / n, 5), "p50_ms": round(percentile(times, 50) * 1000, 2),
+                         "p95_ms": round(percentile(times, 95) * 1000, 2), "llm_tokens_per_query": 0}
+    return {"benchmark": "retrieval", "data": str(data), "n": len(queries), "corpus": len(corpus.ids), "embedder": emb.name,
+            "systems": results}
+
+
+# -- claims ------------------------------------------------------------------------------------
+def eval_claims(store: Store, data: Path | None = None, limit: int | None = None, embedder: str | None = None,
+                client=None, progress: bool = False) -> dict[str, Any]:
+    from scholarstack.tasks.claims import verify_claim
+    from scholarstack.views.views import KnowledgeBase
+
+    root = shared_data_dir() / "scifact"
+    data = Path(data) if data else root / "claims_train.jsonl"
+    claims = [json.loads(line) for line in data.read_text().splitlines() if line.strip()]
+    claims = spread(claims, limit)
+    items = []  # (claim, paper_id, gold label, gold rationale locators)
+    for c in claims:
+        for doc in c.get("cited_doc_ids", []):
+            ev = c.get("evidence", {}).get(str(doc), [])
+            label = ev[0]["label"] if ev else "NOT ENOUGH INFO"
+            rationale = {f"scifact-{doc}:{s + 1}" for e in ev for s in e["sentences"]}
+            items.append((c["claim"], f"scifact-{doc}", label, rationale))
+    wanted = {pid for _, pid, _, _ in items}
+    records = [r for r in read_scifact(root / "corpus.jsonl.gz") if r.paper_id in wanted]
+    compile_records(store, records, progress)
+    have = set(raw_paper_ids(store))
+    items = [it for it in items if it[1] in have]
+    kb = KnowledgeBase(store)
+    emb = _embedder(embedder, store) if embedder else None
+    results = {}
+    for mode in ("fulltext", "view"):
+        preds, golds, tokens, secs, rp, rr = [], [], 0, 0.0, [], []
+        for claim, pid, label, rationale in items:
+            ans = verify_claim(kb, claim, pid, mode=mode, embedder=emb, client=client)
+            preds.append(ans.answer)
+            golds.append(label)
+            tokens += ans.tokens_in + ans.tokens_out
+            secs += ans.seconds
+            if label != "NOT ENOUGH INFO":
+                p, r, _ = set_f1(set(ans.extra.get("rationale", [])), rationale)
+                rp.append(p)
+                rr.append(r)
+        n = max(1, len(items))
+        prec, rec = (sum(rp) / len(rp), sum(rr) / len(rr)) if rp else (0.0, 0.0)
+        results[f"{mode}"] = {"label_accuracy": round(accuracy(preds, golds), 4),
+                              "macro_f1": round(macro_f1(preds, golds, ["SUPPORT", "CONTRADICT", "NOT ENOUGH INFO"]), 4),
+                              "rationale_f1": round(2 * prec * rec / (prec + rec), 4) if prec + rec else 0.0,
+                              "tokens_per_claim": round(tokens / n, 1), "seconds_per_claim": round(secs / n, 4)}
+    return {"benchmark": "claims", "data": str(data), "n": len(items), "systems": results}
+
+
+# -- QA ----------------------------------------------------------------------------------------
+def qasper_records(path: Path) -> tuple[list[PaperRecord], list[tuple[str, str, str]]]:
+    """QASPER as packaged by LEval: flat full text per paper; headings are short lines without a full stop."""
+    records, questions = [], []
+    for n, line in enumerate(path.read_text().splitlines()):
+        if not line.strip():
+            continue
+        row = json.loads(line)
+        pid = f"qasper-{n:03d}"
+        sections, title, buf = [], "", []
+        for ln in row["input"].splitlines():
+            ln = ln.strip()
+            if not ln:
+                continue
+            if len(ln) < 60 and not ln.endswith((".", ":", "?")) and len(ln.split()) <= 8:
+                if buf:
+                    sections.append(Section(title=title, text=" ".join(buf)))
+                title, buf = ln, []
+            else:
+                buf.append(ln)
+        if buf:
+            sections.append(Section(title=title, text=" ".join(buf)))
+        records.append(PaperRecord(paper_id=pid, title=sections[0].title if sections else pid, source_format="qasper_leval",
+                                   source=f"{path}#{n}", sections=sections))
+        questions += [(pid, q, a) for q, a in zip(row["instructions"], row["outputs"])]
+    return records, questions
+
+
+def eval_qa(store: Store, data: Path | None = None, limit: int | None = None, embedder: str | None = None,
+            client=None, progress: bool = False) -> dict[str, Any]:
+    from scholarstack.tasks.evidence import paper_items, score_items
+    from scholarstack.tasks.qa import answer_question, extractive_answer
+    from scholarstack.tasks.common import count_tokens
+    from scholarstack.views.views import KnowledgeBase
+
+    data = Path(data) if data else shared_data_dir() / "qasper_leval" / "scientific_qa.jsonl"
+    records, questions = qasper_records(data)
+    questions = spread(questions, limit)
+    wanted = {pid for pid, _, _ in questions}
+    compile_records(store, [r for r in records if r.paper_id in wanted], progress)
+    kb = KnowledgeBase(store)
+    emb = _embedder(embedder, store) if embedder else None
+    results = {}
+    for mode in ("fulltext", "rag", "view"):
+        f1s, toks, secs, unans_right, unans_total = [], 0, 0.0, 0, 0
+        for pid, q, gold in questions:
+            if mode == "rag":  # plain passages: top sentences by BM25, no compiled objects
+                t0 = time.perf_counter()
+                ranked = score_items(q, paper_items(kb, pid, ("sentence",)), emb)[:5]
+                context = "\n".join(r.item.text for r in ranked)
+                answer = extractive_answer(q, ranked)[0]  # the same answering rule as the other modes
+                tokens, sec = count_tokens(q) + count_tokens(context), time.perf_counter() - t0
+            else:
+                ans = answer_question(kb, q, [pid], mode=mode, embedder=emb, client=client)
+                answer, tokens, sec = ans.answer, ans.tokens_in, ans.seconds
+            f1s.append(token_f1(answer, gold))
+            toks += tokens
+            secs += sec
+            if gold.strip().lower() == "unanswerable":
+                unans_total += 1
+                unans_right += answer.strip().lower() == "unanswerable"
+        n = max(1, len(questions))
+        results[mode] = {"answer_f1": round(sum(f1s) / n, 4), "input_tokens_per_question": round(toks / n, 1),
+                         "unanswerable_recall": round(unans_right / unans_total, 4) if unans_total else None,
+                         "seconds_per_question": round(secs / n, 4)}
+    return {"benchmark": "qa", "data": str(data), "n": len(questions), "systems": results}
+
+
+BENCHMARKS = {"retrieval": eval_retrieval, "claims": eval_claims, "qa": eval_qa}

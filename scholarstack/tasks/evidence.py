@@ -1,0 +1,79 @@
+"""Evidence selection inside one or more papers, shared by QA and claim verification.
+
+View mode reads the paper's compiled facts and sentences through a knowledge view and renders a
+budgeted context; full-text mode hands over the whole paper. Both score candidates the same way
+(BM25 over the question, plus dense similarity when an embedder is given), so the comparison
+between them isolates what the view saves.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..store import Store
+from ..views.lexical import BM25, tokenize
+from ..views.views import KnowledgeBase, View, ViewItem, expand, render
+
+
+@dataclass
+class Scored:
+    item: ViewItem
+    score: float
+    coverage: float  # share of the question's content words found in the item
+
+
+def paper_items(kb: KnowledgeBase, paper_id: str, kinds: tuple[str, ...] = ("fact", "sentence")) -> list[ViewItem]:
+    if kb.store.get_row(paper_id) is None:
+        raise LookupError(f"unknown paper {paper_id!r}: not in store {kb.store.home} (ingest and compile it first)")
+    items: list[ViewItem] = []
+    if "sentence" in kinds:
+        for s in kb.store.paper_sentences(paper_id):
+            if s["sid"] > 0:
+                items.append(ViewItem(id=s["locator"], kind="sentence", text=s["text"], paper_id=paper_id, locators=[s["locator"]]))
+    if "fact" in kinds:
+        for row in kb.store.objects("fact", paper_id=paper_id):
+            d = row["data"]
+            items.append(ViewItem(id=row["id"], kind="fact", text=d["statement"], paper_id=paper_id, locators=d["evidence"],
+                                  verification=row["verification"], conditions=d["context"]["conditions"], data=d))
+    return items
+
+
+def score_items(question: str, items: list[ViewItem], embedder=None) -> list[Scored]:
+    if not items:
+        return []
+    bm = BM25([i.text for i in items])
+    lex = bm.scores(question)
+    lex = lex / lex.max() if lex.max() > 0 else lex
+    score = lex
+    if embedder is not None:
+        vecs = embedder.encode([question] + [i.text for i in items])
+        dense = vecs[1:] @ vecs[0]
+        score = 0.5 * lex + 0.5 * np.clip(dense, 0, 1)
+    q = set(tokenize(question))
+    out = []
+    for it, s in zip(items, score):
+        cov = len(q & set(tokenize(it.text))) / len(q) if q else 0.0
+        out.append(Scored(it, float(s), cov))
+    return sorted(out, key=lambda x: -x.score)
+
+
+def view_context(kb: KnowledgeBase, question: str, paper_ids: list[str], embedder=None, k: int = 6,
+                 budget: int = 4000) -> tuple[View, str, list[Scored]]:
+    ranked: list[Scored] = []
+    for pid in paper_ids:
+        ranked += score_items(question, paper_items(kb, pid), embedder)
+    ranked.sort(key=lambda x: -x.score)
+    view = View(query=question, items=[r.item for r in ranked[:k]], trace=[f"retrieve({question!r}, papers={paper_ids}, k={k})"])
+    view = expand(kb, view, follow=("evidence",), neighbours=0, limit=k)
+    return view, render(view, budget=budget), ranked
+
+
+def fulltext_context(store: Store, paper_ids: list[str]) -> str:
+    parts = []
+    for pid in paper_ids:
+        if store.get_row(pid) is None:
+            raise LookupError(f"unknown paper {pid!r}: not in store {store.home}")
+        parts.append("\n".join(f"[{s['locator']}] {s['text']}" for s in store.paper_sentences(pid)))
+    return "\n\n".join(parts)
