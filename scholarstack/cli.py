@@ -216,6 +216,13 @@ def _print_answer(ans, as_json: bool) -> None:
     print(f"  tokens in/out: {ans.tokens_in}/{ans.tokens_out}; {ans.seconds:.3f}s")
 
 
+def cmd_mcp(args: argparse.Namespace) -> int:
+    from .mcp_server import serve
+
+    serve(args.store)
+    return 0
+
+
 def cmd_eval(args: argparse.Namespace) -> int:
     from evaluations.benchmarks import BENCHMARKS
 
@@ -285,6 +292,7 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--limit", type=int, default=None, help="at most N items, spread evenly over the file")
     sp.add_argument("--embedder", choices=["minilm", "tfidf"], default=None)
     sp.add_argument("--backend", choices=["offline", "openai"], default="offline")
+    add("mcp", cmd_mcp, "serve the views and tasks as MCP tools over stdio")
     return p
 
 

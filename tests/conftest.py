@@ -44,3 +44,33 @@ def llm_server():
         pytest.skip(str(exc))
     yield base_url
     del server
+
+
+@pytest.fixture(scope="session")
+def compiled_sample(tmp_path_factory) -> Path:
+    """The bundled sample compiled through L3 with a TF-IDF vector index; treat as read-only
+    (copy it with `copy_store` before writing)."""
+    from orchestration.run import compile_store
+    from scholarstack.ingest.catalog import ingest_paths
+    from scholarstack.settings import SAMPLE_DIR
+    from scholarstack.store import Store
+
+    home = tmp_path_factory.mktemp("sample") / "store"
+    ingest_paths(Store(home), [SAMPLE_DIR])
+    summary = compile_store(str(home), progress=False, embedder="tfidf")
+    assert summary["ok"], summary["lines"]
+    return home
+
+
+@pytest.fixture
+def copy_store(tmp_path):
+    import shutil
+
+    def make(src: Path):
+        from scholarstack.store import Store
+
+        dst = tmp_path / "copy"
+        shutil.copytree(src, dst, ignore=shutil.ignore_patterns("*.lock"))
+        return Store(dst)
+
+    return make

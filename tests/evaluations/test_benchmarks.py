@@ -1,0 +1,44 @@
+"""Each benchmark on a small real sample: same items for every system, in one run."""
+
+from __future__ import annotations
+
+from evaluations import pdf_fidelity, scirex_eval
+from evaluations.benchmarks import eval_claims, eval_qa, eval_retrieval, spread
+from tests.conftest import need_shared
+
+
+def test_spread_takes_items_across_the_file():
+    assert spread(list(range(10)), 3) == [0, 3, 6] and spread([1, 2], None) == [1, 2]
+
+
+def test_retrieval_benchmark_small(store):
+    need_shared("acl_scisummnet", "citances_dev.jsonl")
+    res = eval_retrieval(store, limit=20, corpus_limit=40, embedder="tfidf", layer_ablation=True)
+    assert res["n"] == 20 and res["corpus"] <= 40
+    assert set(res["systems"]) == {"bm25", "dense", "hybrid", "scholarstack", "scholarstack_L1", "scholarstack_L1+L2"}
+    for row in res["systems"].values():
+        assert 0 <= row["recall@1"] <= row["recall@5"] <= row["recall@10"] <= 1
+    assert res["systems"]["bm25"]["recall@10"] > 0.3  # citing sentences do name their target's topic
+
+
+def test_claims_benchmark_small(store):
+    need_shared("scifact", "claims_train.jsonl")
+    res = eval_claims(store, limit=12)
+    assert res["n"] >= 12 and set(res["systems"]) == {"fulltext", "view"}
+    for row in res["systems"].values():
+        assert 0 <= row["label_accuracy"] <= 1 and 0 <= row["rationale_f1"] <= 1 and row["tokens_per_claim"] > 0
+
+
+def test_qa_benchmark_small(store):
+    need_shared("qasper_leval", "scientific_qa.jsonl")
+    res = eval_qa(store, limit=8)
+    assert res["n"] == 8 and set(res["systems"]) == {"fulltext", "rag", "view"}
+    assert res["systems"]["view"]["input_tokens_per_question"] < res["systems"]["fulltext"]["input_tokens_per_question"]
+
+
+def test_pdf_fidelity_and_scirex_small():
+    root = need_shared("clscisumm2018")
+    fid = pdf_fidelity.run(root, limit=3)
+    assert fid["n"] >= 1 and 0.3 < fid["text_recall"] <= 1 and fid["sentence_recall"] <= fid["text_recall"]
+    sx = scirex_eval.run(need_shared("scirex", "docs.jsonl.gz"), limit=3)
+    assert sx["n"] == 3 and 0 < sx["mention_f1_untyped"]["f1"] <= 1

@@ -1,0 +1,64 @@
+"""Vector index: the embedded segment store and the Qdrant client behave alike; sync re-embeds only changes."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from scholarstack.index.embed import MiniLMEmbedder, TfidfSvdEmbedder
+from scholarstack.index.sync import collection_for, sync_index
+from scholarstack.index.vectors import QdrantIndex, SegmentIndex
+from scholarstack.store import register_many
+from tests.scholarstack.store.test_registry import fact, paper
+
+
+def _vecs(n: int, seed: int = 0) -> np.ndarray:
+    x = np.random.default_rng(seed).normal(size=(n, 16)).astype(np.float32)
+    return x / np.linalg.norm(x, axis=1, keepdims=True)
+
+
+@pytest.mark.parametrize("make", [lambda p: SegmentIndex(p), lambda p: QdrantIndex(location=":memory:")], ids=["segment", "qdrant"])
+def test_index_contract(tmp_path, make):
+    ix = make(tmp_path / "v")
+    x = _vecs(50)
+    ix.upsert("c", [f"o{i}" for i in range(50)], x, [{"kind": "fact" if i % 2 else "sentence", "paper_id": f"P{i % 5}", "hash": "h"} for i in range(50)])
+    hits = ix.search("c", x[7], 3)
+    assert hits[0][0] == "o7" and hits[0][1] == pytest.approx(1.0, abs=1e-5)
+    only = ix.search("c", x[7], 5, where={"kind": "sentence"})
+    assert only and all(p["kind"] == "sentence" for _, _, p in only) and "o7" not in [h[0] for h in only]
+    several = ix.search("c", x[7], 50, where={"paper_id": ["P1", "P2"]})
+    assert {p["paper_id"] for _, _, p in several} == {"P1", "P2"}
+    ix.upsert("c", ["o7"], _vecs(1, seed=9), [{"kind": "fact", "paper_id": "P2", "hash": "h2"}])  # a revision
+    assert ix.search("c", x[7], 1)[0][0] != "o7" and ix.ids("c")["o7"] == "h2"
+    ix.delete("c", ["o8"])
+    assert "o8" not in ix.ids("c") and len(ix.ids("c")) == 49
+
+
+def test_segment_index_compacts_and_reopens(tmp_path):
+    ix = SegmentIndex(tmp_path)
+    for round_ in range(10):
+        ix.upsert("c", [f"o{i}" for i in range(20)], _vecs(20, round_), [{"hash": str(round_)} for _ in range(20)])
+    assert len(list((tmp_path / "c").glob("seg_*.npy"))) < 10
+    again = SegmentIndex(tmp_path)
+    assert len(again.ids("c")) == 20 and set(again.ids("c").values()) == {"9"}
+
+
+def test_sync_embeds_only_what_changed(store):
+    register_many(store, [paper()])
+    register_many(store, [fact(1), fact(2, type="method_description")])
+    ix, emb = SegmentIndex(store.home / "vectors"), TfidfSvdEmbedder(store.home / "vectors" / "tfidf.pkl", dim=8)
+    first = sync_index(store, ix, emb)
+    assert first["indexed"] == first["total"] == 3 + 2  # three sentences, two facts
+    assert sync_index(store, ix, emb)["indexed"] == 0
+    register_many(store, [fact(1, statement="TnT achieves 96.7% accuracy on the Penn Treebank (WSJ).")])
+    third = sync_index(store, ix, emb)
+    assert third["indexed"] == 1 and third["deleted"] == 0
+    hits = ix.search(collection_for(emb), emb.encode(["Penn Treebank WSJ accuracy"])[0], 1, where={"kind": "fact"})
+    assert hits and hits[0][2]["paper_id"] == "P1"
+
+
+def test_minilm_embeddings_from_the_packaged_model():
+    emb = MiniLMEmbedder()
+    v = emb.encode(["A part-of-speech tagger.", "A tagger for parts of speech.", "Protein folding in yeast cells."])
+    assert v.shape == (3, 384)
+    assert float(v[0] @ v[1]) > float(v[0] @ v[2]) + 0.2

@@ -1,0 +1,90 @@
+"""QA, claim verification and retrieval on real compiled papers; malformed inputs give clear errors."""
+
+from __future__ import annotations
+
+import pytest
+
+from scholarstack.llm.client import LLMClient, LLMConfig
+from scholarstack.store import Store
+from scholarstack.tasks.claims import decide, verify_claim
+from scholarstack.tasks.evidence import score_items
+from scholarstack.tasks.qa import answer_question
+from scholarstack.tasks.retrieval import StoreRetriever, bm25_rank, corpus_from_store, hybrid_rank
+from scholarstack.views.views import ViewItem, open_kb
+
+
+@pytest.fixture(scope="module")
+def kb(compiled_sample):
+    return open_kb(Store(compiled_sample), "tfidf")
+
+
+def test_single_paper_qa_cites_the_paper(kb):
+    ans = answer_question(kb, "What accuracy does TnT achieve on the Penn Treebank?", ["A00-1031"])
+    assert not ans.unanswerable and ans.sources_state
+    assert all(loc.startswith("A00-1031:") for s in ans.sources_state for loc in s.locators)
+    texts = kb.store.current_sentences([loc for s in ans.sources_state for loc in s.locators])
+    assert texts and all(texts.values())
+    full = answer_question(kb, "What accuracy does TnT achieve on the Penn Treebank?", ["A00-1031"], mode="fulltext")
+    assert full.tokens_in > 3 * ans.tokens_in  # the view reads far less than the paper
+    yes_no = answer_question(kb, "Does TnT use second order Markov models?", ["A00-1031"])
+    assert yes_no.answer in ("Yes", "No")
+    none = answer_question(kb, "What is the boiling point of liquid nitrogen in Antarctica?", ["A00-1031"])
+    assert none.unanswerable and none.answer == "Unanswerable"
+
+
+def test_multi_paper_qa_keeps_paper_identity(kb):
+    ans = answer_question(kb, "How does the tagger handle unknown words?", ["A00-1031", "A92-1018"])
+    assert set(ans.extra["papers"]) <= {"A00-1031", "A92-1018"}
+
+
+def test_claim_verification(kb):
+    support = verify_claim(kb, "TnT uses second order Markov models for part-of-speech tagging.", "A00-1031")
+    assert support.answer == "SUPPORT" and support.extra["rationale"]
+    assert all(r.startswith("A00-1031:") for r in support.extra["rationale"])
+    unrelated = verify_claim(kb, "Aspirin lowers the risk of myocardial infarction in elderly patients.", "A00-1031")
+    assert unrelated.answer == "NOT ENOUGH INFO" and unrelated.extra["quality"] == "Irrelevant"
+
+
+def test_claim_rules_on_hand_made_evidence():
+    def ranked(text, claim):
+        return score_items(claim, [ViewItem(id="P:1", kind="sentence", text=text, locators=["P:1"])])
+
+    claim = "Treatment X increases survival in mice."
+    assert decide(claim, ranked("Treatment X decreases survival in mice.", claim))[0] == "CONTRADICT"
+    assert decide(claim, ranked("Treatment X increases survival in mice.", claim))[:2] == ("SUPPORT", "Supported")
+    strong = "Treatment X always increases survival in mice."
+    assert decide(strong, ranked("Treatment X may increase survival in mice.", strong))[1] == "Overstate"
+
+
+def test_malformed_inputs(kb):
+    with pytest.raises(LookupError, match="unknown paper 'nope'"):
+        answer_question(kb, "What is TnT?", ["nope"])
+    with pytest.raises(ValueError, match="empty question"):
+        answer_question(kb, "  ", ["A00-1031"])
+    with pytest.raises(ValueError, match="claim is 51,200 characters"):
+        verify_claim(kb, "x" * 51_200, "A00-1031")
+
+
+def test_retrievers_rank_corpus_papers(kb):
+    corpus = corpus_from_store(kb.store)
+    assert "A00-1031" in corpus.ids
+    query = "statistical part-of-speech tagger based on trigrams and suffix analysis for unknown words"
+    assert "A00-1031" in bm25_rank(corpus, query, 3)
+    assert "A00-1031" in hybrid_rank(corpus, query, kb.embedder, 3)
+    retriever = StoreRetriever(kb.store, corpus, kb.embedder)
+    expanded, named = retriever.plan("An HMM tagger trained with Baum-Welch")
+    assert named and len(expanded) > len("An HMM tagger trained with Baum-Welch")
+    assert "A00-1031" in retriever.rank(query, 5)
+
+
+@pytest.mark.llm
+def test_qa_and_claims_with_local_llm(kb, llm_server, tmp_path):
+    client = LLMClient(LLMConfig(base_url=llm_server, model="smollm2", max_tokens=200), cache_dir=tmp_path / "c")
+    ans = answer_question(kb, "What accuracy does TnT achieve?", ["A00-1031"], client=client)
+    allowed = {loc for s in ans.sources_state for loc in s.locators}
+    assert all(loc.startswith("A00-1031:") for loc in allowed)  # invalid citations were removed…
+    assert isinstance(ans.extra.get("invalid_citations", []), list)  # …and recorded
+    assert ans.tokens_in > 0
+    verdict = verify_claim(kb, "TnT uses second order Markov models.", "A00-1031", client=client)
+    assert verdict.answer in ("SUPPORT", "CONTRADICT", "NOT ENOUGH INFO")
+    assert all(r.startswith("A00-1031:") for r in verdict.extra["rationale"])

@@ -1,0 +1,44 @@
+"""The MCP server through a real MCP client session over stdio."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters
+
+
+def _payload(result) -> dict:
+    return json.loads(result.content[0].text)
+
+
+def test_mcp_tools_over_stdio(compiled_sample, monkeypatch):
+    monkeypatch.setenv("SCHOLARSTACK_EMBEDDER", "tfidf")
+
+    async def session() -> None:
+        params = StdioServerParameters(command=sys.executable, args=["-m", "scholarstack.cli", "mcp", "--store", str(compiled_sample)],
+                                       env={"SCHOLARSTACK_EMBEDDER": "tfidf", "PATH": "/usr/bin:/bin", "HF_HUB_OFFLINE": "1"})
+        async with Client(params) as client:
+            names = {t.name for t in (await client.list_tools()).tools}
+            assert {"retrieve_view", "select_view", "expand_view", "compare_view", "synthesize_view", "ask", "verify_claim", "show"} <= names
+            got = _payload(await client.call_tool("retrieve_view", {"query": "tagging accuracy on the Penn Treebank", "k": 6}))
+            view = got["view"]
+            assert view["items"] and "@" in got["rendered"]
+            facts = _payload(await client.call_tool("select_view", {"view": view, "kinds": ["fact"]}))["view"]
+            assert facts["items"] and all(i["kind"] == "fact" for i in facts["items"])
+            grown = _payload(await client.call_tool("expand_view", {"view": facts, "follow": ["evidence"]}))["view"]
+            assert len(grown["items"]) > len(facts["items"])
+            cmp = _payload(await client.call_tool("compare_view", {"view": grown}))
+            assert "rows" in cmp
+            cand = _payload(await client.call_tool("synthesize_view", {"view": facts, "question": "How accurate are taggers?"}))
+            assert cand["candidate"]["review_state"] == "candidate"
+            ans = _payload(await client.call_tool("ask", {"question": "What accuracy does TnT achieve?", "papers": ["A00-1031"]}))
+            assert ans["sources_state"] and ans["tokens_in"] > 0
+            shown = _payload(await client.call_tool("show", {"object_id": facts["items"][0]["id"]}))
+            assert shown["evidence"]
+            bad = await client.call_tool("ask", {"question": "What?", "papers": ["nope"]})
+            assert bad.is_error and "unknown paper 'nope'" in bad.content[0].text
+
+    asyncio.run(session())
