@@ -9,6 +9,7 @@ the rest of the batch goes on.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Iterator
 from datetime import datetime, timezone
 from pathlib import Path
@@ -34,9 +35,39 @@ def discover(paths: Iterable[str | Path]) -> list[Path]:
     return out
 
 
-def iter_records(paths: Iterable[str | Path], limit: int | None = None) -> Iterator[PaperRecord | tuple[str, str]]:
+API_SPEC = re.compile(r"^(arxiv|openalex|s2):(.+)$")
+
+
+def fetch_api_records(specs: list[str], cache_dir: Path | None = None, transport=None) -> list[PaperRecord | tuple[str, str]]:
+    """`arxiv:ID`, `openalex:ID`, `s2:ID` → records from the scholarly APIs (cached on disk)."""
+    import asyncio
+
+    from ..scholarly.http import ProviderError
+    from ..scholarly.providers import make_provider
+
+    async def one(spec: str) -> PaperRecord | tuple[str, str]:
+        name, pid = API_SPEC.match(spec).groups()
+        try:
+            meta = await make_provider(name, cache_dir, transport).get(pid)
+        except ProviderError as exc:
+            return (spec, str(exc))
+        if not meta.title and not meta.abstract:
+            return (spec, f"{spec}: the provider returned no title or abstract")
+        return meta.to_record()
+
+    async def run() -> list:
+        return list(await asyncio.gather(*(one(s) for s in specs)))
+
+    return asyncio.run(run()) if specs else []
+
+
+def iter_records(paths: Iterable[str | Path], limit: int | None = None, api_cache: Path | None = None,
+                 transport=None) -> Iterator[PaperRecord | tuple[str, str]]:
     """Yield parsed records, or (source, reason) for what failed; never stops on one bad file."""
-    for path in discover(paths):
+    paths = list(paths)
+    specs = [str(p) for p in paths if API_SPEC.match(str(p))]
+    yield from fetch_api_records(specs, api_cache, transport)
+    for path in discover(p for p in paths if str(p) not in specs):
         if path.name.endswith((".jsonl", ".jsonl.gz")):
             reader = corpus_reader(path)
             if reader is None:
@@ -136,9 +167,10 @@ def ingest_records(store: Store, items: Iterable[PaperRecord | tuple[str, str]],
     }
 
 
-def ingest_paths(store: Store, paths: Iterable[str | Path], limit: int | None = None) -> dict[str, Any]:
+def ingest_paths(store: Store, paths: Iterable[str | Path], limit: int | None = None, transport=None) -> dict[str, Any]:
+    """Files, folders, corpus files and API ids (`arxiv:…`, `openalex:…`, `s2:…`)."""
     paths = list(paths)
-    missing = [str(p) for p in paths if not Path(p).exists()]
+    missing = [str(p) for p in paths if not API_SPEC.match(str(p)) and not Path(p).exists()]
     if missing:
         raise FileNotFoundError(f"no such file or folder: {', '.join(missing)}")
-    return ingest_records(store, iter_records(paths, limit))
+    return ingest_records(store, iter_records(paths, limit, store.home / "api_cache", transport))

@@ -1,0 +1,87 @@
+"""HTTP for scholarly APIs: bounded concurrency per provider, 429/Retry-After honoured, retries
+with exponential backoff on timeouts and 5xx, and a disk cache keyed by a hash of the request,
+so a rerun makes no calls. The transport is injectable: tests serve recorded-shape responses."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+
+class ProviderError(RuntimeError):
+    """A provider could not answer: names the provider, the request and the reason."""
+
+
+class CachedHttp:
+    def __init__(self, name: str, cache_dir: str | Path | None = None, transport: httpx.AsyncBaseTransport | None = None,
+                 concurrency: int = 4, max_retries: int = 4, backoff_s: float = 0.5, timeout_s: float = 30.0,
+                 max_wait_s: float = 60.0):
+        self.name = name
+        self.cache_dir = Path(cache_dir) / name if cache_dir else None
+        self.transport = transport
+        self.semaphore = asyncio.Semaphore(concurrency)
+        self.max_retries, self.backoff_s, self.timeout_s, self.max_wait_s = max_retries, backoff_s, timeout_s, max_wait_s
+        self.calls = 0
+        self.cache_hits = 0
+        self.rate_limited = 0
+
+    def _key(self, url: str, params: dict[str, Any] | None) -> str:
+        return hashlib.sha256(json.dumps([url, sorted((params or {}).items())], default=str).encode()).hexdigest()
+
+    async def get(self, url: str, params: dict[str, Any] | None = None, kind: str = "json") -> Any:
+        key = self._key(url, params)
+        path = self.cache_dir / key[:2] / f"{key}.json" if self.cache_dir else None
+        if path is not None and path.exists():
+            self.cache_hits += 1
+            return json.loads(path.read_text())["body"]
+        body = await self._fetch(url, params, kind)
+        if path is not None:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_suffix(".tmp")
+            tmp.write_text(json.dumps({"url": url, "params": params, "body": body}))
+            tmp.replace(path)
+        return body
+
+    async def _fetch(self, url: str, params: dict[str, Any] | None, kind: str) -> Any:
+        last = ""
+        async with self.semaphore:
+            async with httpx.AsyncClient(transport=self.transport, timeout=self.timeout_s, follow_redirects=True) as client:
+                for attempt in range(self.max_retries + 1):
+                    try:
+                        self.calls += 1
+                        resp = await client.get(url, params=params)
+                    except (httpx.TimeoutException, httpx.TransportError) as exc:
+                        last = f"{type(exc).__name__}: {exc}"
+                        await asyncio.sleep(self.backoff_s * 2 ** attempt)
+                        continue
+                    if resp.status_code == 429:
+                        self.rate_limited += 1
+                        wait = _retry_after(resp.headers.get("Retry-After"), self.backoff_s * 2 ** attempt)
+                        last = f"429 rate limited (Retry-After {resp.headers.get('Retry-After')})"
+                        await asyncio.sleep(min(wait, self.max_wait_s))
+                        continue
+                    if resp.status_code >= 500:
+                        last = f"HTTP {resp.status_code}"
+                        await asyncio.sleep(self.backoff_s * 2 ** attempt)
+                        continue
+                    if resp.status_code >= 400:
+                        raise ProviderError(f"{self.name}: {url} answered HTTP {resp.status_code}")
+                    if kind == "text":
+                        return resp.text
+                    try:
+                        return resp.json()
+                    except ValueError as exc:
+                        raise ProviderError(f"{self.name}: {url} returned a malformed body ({exc})") from exc
+        raise ProviderError(f"{self.name}: {url} failed after {self.max_retries + 1} attempts ({last})")
+
+
+def _retry_after(value: str | None, default: float) -> float:
+    try:
+        return max(0.0, float(value)) if value is not None else default
+    except ValueError:
+        return default
