@@ -106,7 +106,7 @@ def eval_retrieval(store: Store, data: Path | None = None, limit: int | None = N
 
 # -- claims ------------------------------------------------------------------------------------
 def eval_claims(store: Store, data: Path | None = None, limit: int | None = None, embedder: str | None = None,
-                client=None, progress: bool = False) -> dict[str, Any]:
+                client=None, progress: bool = False, budget: int = 3000) -> dict[str, Any]:
     from scholarstack.tasks.claims import verify_claim
     from scholarstack.views.views import KnowledgeBase
 
@@ -132,7 +132,7 @@ def eval_claims(store: Store, data: Path | None = None, limit: int | None = None
     for mode in ("fulltext", "view"):
         preds, golds, tokens, secs, rp, rr = [], [], 0, 0.0, [], []
         for claim, pid, label, rationale in items:
-            ans = verify_claim(kb, claim, pid, mode=mode, embedder=emb, client=client)
+            ans = verify_claim(kb, claim, pid, mode=mode, embedder=emb, client=client, budget=budget)
             preds.append(ans.answer)
             golds.append(label)
             tokens += ans.tokens_in + ans.tokens_out
@@ -179,7 +179,7 @@ def qasper_records(path: Path) -> tuple[list[PaperRecord], list[tuple[str, str, 
 
 
 def eval_qa(store: Store, data: Path | None = None, limit: int | None = None, embedder: str | None = None,
-            client=None, progress: bool = False) -> dict[str, Any]:
+            client=None, progress: bool = False, budget: int = 4000) -> dict[str, Any]:
     from scholarstack.tasks.evidence import paper_items, score_items
     from scholarstack.tasks.qa import answer_question, extractive_answer
     from scholarstack.tasks.common import count_tokens
@@ -203,7 +203,7 @@ def eval_qa(store: Store, data: Path | None = None, limit: int | None = None, em
                 answer = extractive_answer(q, ranked)[0]  # the same answering rule as the other modes
                 tokens, sec = count_tokens(q) + count_tokens(context), time.perf_counter() - t0
             else:
-                ans = answer_question(kb, q, [pid], mode=mode, embedder=emb, client=client)
+                ans = answer_question(kb, q, [pid], mode=mode, embedder=emb, client=client, budget=budget)
                 answer, tokens, sec = ans.answer, ans.tokens_in, ans.seconds
             f1s.append(token_f1(answer, gold))
             toks += tokens
@@ -218,4 +218,34 @@ def eval_qa(store: Store, data: Path | None = None, limit: int | None = None, em
     return {"benchmark": "qa", "data": str(data), "n": len(questions), "systems": results}
 
 
-BENCHMARKS = {"retrieval": eval_retrieval, "claims": eval_claims, "qa": eval_qa}
+def eval_pdf_fidelity(store: Store, limit: int | None = None, **_: Any) -> dict[str, Any]:
+    from . import pdf_fidelity
+
+    res = pdf_fidelity.run(shared_data_dir() / "clscisumm2018", limit)
+    return {"benchmark": "pdf_fidelity", "n": res["n"], "systems": {"pdfium": {
+        "sentence_recall": res["sentence_recall"], "text_recall": res["text_recall"], "failed": res["failed"]}}}
+
+
+def eval_scirex(store: Store, limit: int | None = None, **_: Any) -> dict[str, Any]:
+    from . import scirex_eval
+
+    res = scirex_eval.run(shared_data_dir() / "scirex" / "docs.jsonl.gz", limit)
+    return {"benchmark": "scirex", "n": res["n"], "systems": {"offline_rules": {
+        "mention_f1": res["mention_f1_typed"]["f1"], "mention_f1_untyped": res["mention_f1_untyped"]["f1"],
+        "salient_cluster_f1": res["salient_cluster_f1"]["f1"], "relation_f1": res["relation_f1"]["f1"]}}}
+
+
+def eval_localisation(store: Store, **kw: Any) -> dict[str, Any]:
+    from .localisation import eval_localisation as run
+
+    return run(store, **{k: v for k, v in kw.items() if k in ("limit", "progress", "embedder")})
+
+
+def eval_store_fidelity(store: Store, **_: Any) -> dict[str, Any]:
+    from .localisation import store_fidelity
+
+    return store_fidelity(store)
+
+
+BENCHMARKS = {"retrieval": eval_retrieval, "claims": eval_claims, "qa": eval_qa, "localisation": eval_localisation,
+              "pdf_fidelity": eval_pdf_fidelity, "scirex": eval_scirex, "store_fidelity": eval_store_fidelity}

@@ -13,6 +13,7 @@ from assets.index import vector_index  # noqa: E402
 from assets.l1 import l1_facts  # noqa: E402
 from assets.l2 import l2_organisation  # noqa: E402
 from assets.l3 import l3_syntheses  # noqa: E402
+from assets.metrics import benchmark_results, eval_report  # noqa: E402
 from assets.recheck import store_recheck  # noqa: E402
 from assets.source_maps import source_maps  # noqa: E402
 from assets.sources import paper_sources  # noqa: E402
@@ -24,7 +25,8 @@ from .resources_env import local_resources  # noqa: E402
 __all__ = ["ASSETS", "CHECKS", "defs"]
 from .sensors import refresh_sources_schedule, watched_folder_sensor  # noqa: E402
 
-ASSETS = [paper_sources, source_maps, l1_facts, l2_organisation, l3_syntheses, store_recheck, vector_index]
+ASSETS = [paper_sources, source_maps, l1_facts, l2_organisation, l3_syntheses, store_recheck, vector_index,
+          benchmark_results, eval_report]
 
 defs = Definitions(
     assets=ASSETS,

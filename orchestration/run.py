@@ -124,3 +124,35 @@ def compile_store(store_home: str | None, backend: str = "offline", papers: list
     lines.append(f"done in {summary['seconds']}s; store {store.home}" + ("" if summary["ok"] else " (some steps FAILED: see above)"))
     summary["lines"] = lines
     return summary
+
+
+def run_sweep(store_home: str | None, sweep: str, backend: str = "offline", progress: bool = True) -> dict[str, Any]:
+    """Materialise `benchmark_results` for every configuration of a sweep, then its report."""
+    from dagster import materialize
+
+    from evaluations.sweep import load_sweep
+    from orchestration.definitions import ASSETS
+    from orchestration.resources_env import local_resources
+    from scholarstack.store import Store
+
+    store = Store(store_home)
+    configs = load_sweep(sweep)
+    instance = instance_for(store.home)
+    resources = local_resources(str(store.home), backend)
+    lines, ok = [], True
+    started = time.perf_counter()
+    for cfg in configs:
+        t0 = time.perf_counter()
+        res = materialize(ASSETS, selection=["benchmark_results"], partition_key=cfg.key, instance=instance,
+                          resources=resources, run_config=QUIET, raise_on_error=False)
+        ok &= res.success
+        lines.append(f"{cfg.key}: {'ok' if res.success else 'FAILED'} in {time.perf_counter() - t0:.1f}s")
+        lines += _checks(res)
+        if progress:
+            print(lines[-1], flush=True)
+    res = materialize(ASSETS, selection=["eval_report"], instance=instance, resources=resources,
+                      run_config={**QUIET, "ops": {"eval_report": {"config": {"sweep": sweep}}}}, raise_on_error=False)
+    ok &= res.success
+    report = _metadata(res, "eval_report")
+    lines.append(f"report: {report.get('html', '?')}")
+    return {"ok": ok, "lines": lines, "seconds": round(time.perf_counter() - started, 1), "report": report.get("html")}

@@ -216,6 +216,30 @@ def _print_answer(ans, as_json: bool) -> None:
     print(f"  tokens in/out: {ans.tokens_in}/{ans.tokens_out}; {ans.seconds:.3f}s")
 
 
+def cmd_sweep(args: argparse.Namespace) -> int:
+    from orchestration.run import run_sweep
+
+    out = run_sweep(args.store, args.name, backend=args.backend, progress=not args.json)
+    if args.json:
+        _print_json(out)
+    else:
+        print("\n".join(out["lines"][-1:]) + f"\ndone in {out['seconds']}s")
+    return 0 if out["ok"] else 1
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    from evaluations.report import write_report
+    from .store import Store
+
+    base = _store(args)
+    out = write_report(Store(base.home / "evals"), args.sweep, args.out or base.home / "evals" / "reports" / (args.sweep or "all"))
+    if args.json:
+        _print_json(out)
+    else:
+        print(f"report: {out['html']} ({out['configs']} configurations, {out['plots']} plots); summary: {out['markdown']}")
+    return 0
+
+
 def cmd_mcp(args: argparse.Namespace) -> int:
     from .mcp_server import serve
 
@@ -230,7 +254,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
     kwargs = {"data": args.data, "limit": args.limit, "progress": not args.json}
     if args.embedder:
         kwargs["embedder"] = args.embedder
-    if args.benchmark != "retrieval":
+    if args.benchmark in ("claims", "qa"):
         kwargs["client"] = _client(args, store)
     result = BENCHMARKS[args.benchmark](store, **kwargs)
     if args.json:
@@ -287,12 +311,18 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--mode", choices=["view", "fulltext"], default="view")
     sp.add_argument("--backend", choices=["offline", "openai"], default="offline")
     sp = add("eval", cmd_eval, "run a benchmark; every system measured on the same items in one run")
-    sp.add_argument("benchmark", choices=["retrieval", "claims", "qa"])
+    sp.add_argument("benchmark", choices=["retrieval", "claims", "qa", "localisation", "pdf_fidelity", "scirex", "store_fidelity"])
     sp.add_argument("--data", default=None, help="another file of the same format")
     sp.add_argument("--limit", type=int, default=None, help="at most N items, spread evenly over the file")
     sp.add_argument("--embedder", choices=["minilm", "tfidf"], default=None)
     sp.add_argument("--backend", choices=["offline", "openai"], default="offline")
     add("mcp", cmd_mcp, "serve the views and tasks as MCP tools over stdio")
+    sp = add("sweep", cmd_sweep, "materialise every benchmark configuration of configs/sweeps/NAME.yaml, then its report")
+    sp.add_argument("name")
+    sp.add_argument("--backend", choices=["offline", "openai"], default="offline")
+    sp = add("report", cmd_report, "write the HTML report and Markdown summary of a sweep's newest results")
+    sp.add_argument("--sweep", default=None)
+    sp.add_argument("--out", default=None)
     return p
 
 

@@ -51,6 +51,11 @@ CREATE TABLE IF NOT EXISTS rejections (
     ts TIMESTAMP, run_id VARCHAR, kind VARCHAR, candidate_id VARCHAR, reason VARCHAR,
     producer VARCHAR, data VARCHAR
 );
+CREATE TABLE IF NOT EXISTS eval_results (
+    run_id VARCHAR, sweep VARCHAR, config_key VARCHAR, benchmark VARCHAR, backend VARCHAR, budget INTEGER,
+    system VARCHAR, metric VARCHAR, value DOUBLE, n INTEGER, code_version VARCHAR, data_version VARCHAR,
+    ts TIMESTAMP, config VARCHAR
+);
 CREATE TABLE IF NOT EXISTS runs (
     run_id VARCHAR, asset VARCHAR, partition_key VARCHAR, ts TIMESTAMP, metadata VARCHAR
 );

@@ -1,0 +1,129 @@
+"""Sweeps: `configs/sweeps/*.yaml` names benchmarks × backends × budgets. Each configuration is
+one partition of the `benchmark_results` asset; its results are stored in the store's
+`eval_results` table with the run id, config, code version and data version, and reloadable."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import subprocess
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from scholarstack.settings import CONFIG_DIR, REPO_ROOT, shared_data_dir
+from scholarstack.store import Store
+
+SWEEP_DIR = CONFIG_DIR / "sweeps"
+BUDGETED = {"qa", "claims"}
+DATA_FILES = {
+    "retrieval": ["acl_scisummnet/citances_dev.jsonl", "acl_scisummnet/papers.jsonl.gz"],
+    "claims": ["scifact/claims_train.jsonl", "scifact/corpus.jsonl.gz"],
+    "qa": ["qasper_leval/scientific_qa.jsonl"],
+    "localisation": ["clscisumm2018"],
+    "pdf_fidelity": ["clscisumm2018"],
+    "scirex": ["scirex/docs.jsonl.gz"],
+    "store_fidelity": [],
+}
+
+
+@dataclass
+class Config:
+    sweep: str
+    benchmark: str
+    backend: str = "offline"
+    budget: int | None = None
+    params: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def key(self) -> str:
+        return f"{self.sweep}.{self.benchmark}.{self.backend}" + (f".b{self.budget}" if self.budget else "")
+
+
+def load_sweep(name: str) -> list[Config]:
+    path = SWEEP_DIR / f"{name}.yaml"
+    if not path.exists():
+        raise LookupError(f"no sweep {name!r}: expected {path} (have: {', '.join(sweep_names()) or 'none'})")
+    cfg = yaml.safe_load(path.read_text())
+    out = []
+    for bench, params in (cfg.get("benchmarks") or {}).items():
+        params = dict(params or {})
+        if cfg.get("embedder") and bench in ("retrieval", "claims", "qa", "localisation"):
+            params.setdefault("embedder", cfg["embedder"])
+        for backend in cfg.get("backends", ["offline"]):
+            if backend != "offline" and bench not in BUDGETED:
+                continue  # only the LLM-answering benchmarks differ by backend
+            budgets = cfg.get("budgets", [None]) if bench in BUDGETED else [None]
+            for budget in budgets:
+                out.append(Config(name, bench, backend, budget, params))
+    return out
+
+
+def sweep_names() -> list[str]:
+    return sorted(p.stem for p in SWEEP_DIR.glob("*.yaml"))
+
+
+def all_config_keys() -> list[str]:
+    return [c.key for name in sweep_names() for c in load_sweep(name)]
+
+
+def config_for(key: str) -> Config:
+    sweep = key.split(".", 1)[0]
+    for c in load_sweep(sweep):
+        if c.key == key:
+            return c
+    raise LookupError(f"no sweep configuration {key!r}")
+
+
+def code_version() -> str:
+    try:
+        out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO_ROOT, capture_output=True, text=True, timeout=5)
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=REPO_ROOT, capture_output=True, text=True, timeout=5)
+        return out.stdout.strip() + ("+dirty" if dirty.stdout.strip() else "") if out.returncode == 0 else "unknown"
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+
+
+def data_version(benchmark: str) -> str:
+    parts = []
+    for rel in DATA_FILES.get(benchmark, []):
+        p = shared_data_dir() / rel
+        files = sorted(p.rglob("*")) if p.is_dir() else [p]
+        parts += [f"{f.relative_to(shared_data_dir())}:{f.stat().st_size}" for f in files if f.is_file()]
+    return hashlib.sha256("\n".join(parts).encode()).hexdigest()[:12] if parts else "none"
+
+
+def run_config(cfg: Config, eval_store: Store, run_id: str, client=None, progress: bool = False) -> dict[str, Any]:
+    from .benchmarks import BENCHMARKS
+
+    kwargs = dict(cfg.params) | {"progress": progress}
+    if cfg.budget:
+        kwargs["budget"] = cfg.budget
+    if cfg.benchmark in BUDGETED:
+        kwargs["client"] = client
+    result = BENCHMARKS[cfg.benchmark](eval_store, **kwargs)
+    save_result(eval_store, cfg, result, run_id)
+    return result
+
+
+def save_result(store: Store, cfg: Config, result: dict[str, Any], run_id: str) -> None:
+    now = datetime.now(timezone.utc)
+    cv, dv = code_version(), data_version(cfg.benchmark)
+    rows = [(run_id, cfg.sweep, cfg.key, cfg.benchmark, cfg.backend, cfg.budget, system, metric, float(value), result.get("n", 0),
+             cv, dv, now, json.dumps(cfg.params))
+            for system, metrics in result["systems"].items() for metric, value in metrics.items()
+            if isinstance(value, (int, float)) and not isinstance(value, bool)]
+    with store.transaction() as con:
+        store.insert_rows(con, "eval_results", ["run_id", "sweep", "config_key", "benchmark", "backend", "budget", "system",
+                                                "metric", "value", "n", "code_version", "data_version", "ts", "config"], rows)
+
+
+def latest_results(store: Store, sweep: str | None = None) -> list[dict[str, Any]]:
+    """The newest run of each configuration (optionally of one sweep)."""
+    cond, params = ("WHERE sweep = ?", [sweep]) if sweep else ("", [])
+    return store.query_dicts(
+        f"WITH latest AS (SELECT config_key, max(ts) AS ts FROM eval_results {cond} GROUP BY config_key) "
+        "SELECT r.* FROM eval_results r JOIN latest l USING (config_key, ts) ORDER BY r.config_key, r.system, r.metric", params)
