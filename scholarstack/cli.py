@@ -240,6 +240,51 @@ def cmd_report(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_search(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from .search.local import LocalProvider
+    from .search.pipeline import deep_search
+    from .search.rerank import make_reranker, rerank
+
+    store = _store(args)
+    if args.paper:
+        from .ingest.parsers import parse_file
+
+        rec = parse_file(args.paper)
+        text = " ".join([rec.title, rec.abstract.text if rec.abstract else ""] + [s.text for s in rec.sections[:3]])
+    elif args.query:
+        text = args.query
+    else:
+        raise ValueError("give a QUERY or --paper FILE")
+    providers = []
+    for name in args.providers:
+        if name == "local":
+            providers.append(LocalProvider.acl())
+        else:
+            from .scholarly.providers import make_provider
+
+            providers.append(make_provider(name, store.home / "api_cache"))
+    client = _client(args, store)
+    res = asyncio.run(deep_search(text, providers, depth=args.depth, budget=args.budget, citing=args.citing, client=client))
+    from .index.embed import make_embedder
+
+    ranked = rerank(text, res.candidates, make_reranker(args.reranker, make_embedder(args.embedder), client))
+    top = ranked[: args.k]
+    out = {"queries": res.queries, "query_origin": res.query_origin, "depth_counts": res.depth_counts,
+           "provider_calls": res.provider_calls, "results": [
+               {"id": c.paper.id, "provider": c.paper.provider, "title": c.paper.title, "year": c.paper.year, "depth": c.depth,
+                "found_by": c.found_by, "score": round(c.score, 4), "ids": c.paper.ids} for c in top]}
+    if args.json:
+        _print_json(out)
+        return 0
+    print(f"queries ({res.query_origin}): " + "; ".join(res.queries))
+    print(f"candidates by depth: {res.depth_counts}; provider calls: {res.provider_calls}")
+    for i, c in enumerate(top, 1):
+        print(f"{i:>3}. [{c.score:.3f}] {c.paper.title[:90]} ({c.paper.provider}:{c.paper.id}, depth {c.depth}; {c.found_by[:50]})")
+    return 0
+
+
 def cmd_mcp(args: argparse.Namespace) -> int:
     from .mcp_server import serve
 
@@ -317,6 +362,17 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--embedder", choices=["minilm", "tfidf"], default=None)
     sp.add_argument("--backend", choices=["offline", "openai"], default="offline")
     add("mcp", cmd_mcp, "serve the views and tasks as MCP tools over stdio")
+    sp = add("search", cmd_search, "deep literature search: keyword queries, citation-graph expansion, re-ranking")
+    sp.add_argument("query", nargs="?", default=None)
+    sp.add_argument("--paper", default=None, help="a query paper file (any ingestible format)")
+    sp.add_argument("--depth", type=int, default=1)
+    sp.add_argument("--budget", type=int, default=200)
+    sp.add_argument("--k", type=int, default=20)
+    sp.add_argument("--citing", action="store_true", help="also expand along citing papers")
+    sp.add_argument("--reranker", choices=["embedding", "lexical", "debate", "ensemble"], default="embedding")
+    sp.add_argument("--providers", nargs="+", default=["local"], help="local arxiv openalex s2 (web providers need a network)")
+    sp.add_argument("--embedder", choices=["minilm", "tfidf"], default="minilm")
+    sp.add_argument("--backend", choices=["offline", "openai"], default="offline")
     sp = add("sweep", cmd_sweep, "materialise every benchmark configuration of configs/sweeps/NAME.yaml, then its report")
     sp.add_argument("name")
     sp.add_argument("--backend", choices=["offline", "openai"], default="offline")

@@ -1,0 +1,131 @@
+"""Interchangeable re-rankers: `score(query_text, candidates) → {id: score}`.
+
+- embedding: cosine between an instruction-conditioned query embedding and title + abstract;
+- debate: an LLM writes an argument for and against relevance and a 0–100 score; calls are batched
+  and run concurrently under a semaphore; a failed call scores nothing and is counted, not hidden;
+- ensemble: the average of the members' min–max normalised scores.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from pydantic import BaseModel, Field
+
+from ..llm.client import LLMClient, LLMOutputError
+from .pipeline import Candidate
+
+INSTRUCTION = "Represent this research question for retrieving relevant scientific papers: "
+
+
+def normalise_scores(scores: dict[str, float]) -> dict[str, float]:
+    if not scores:
+        return {}
+    lo, hi = min(scores.values()), max(scores.values())
+    return {k: (v - lo) / (hi - lo) if hi > lo else 0.5 for k, v in scores.items()}
+
+
+class EmbeddingReranker:
+    name = "embedding"
+
+    def __init__(self, embedder, instruction: str = INSTRUCTION):
+        self.embedder, self.instruction = embedder, instruction
+
+    def score(self, query: str, cands: list[Candidate]) -> dict[str, float]:
+        if not cands:
+            return {}
+        # Documents first: an unfitted TF-IDF embedder fits on them, not on the lone query.
+        docs = self.embedder.encode([f"{c.paper.title}. {c.paper.abstract}"[:2000] for c in cands])
+        q = self.embedder.encode([self.instruction + query])[0]
+        return {c.id: float(v) for c, v in zip(cands, docs @ q)}
+
+
+class Debate(BaseModel):
+    argument_for: str = Field(..., max_length=240)
+    argument_against: str = Field(..., max_length=240)
+    score: int = Field(..., ge=0, le=100)
+
+
+class DebateReranker:
+    name = "debate"
+
+    def __init__(self, client: LLMClient, concurrency: int = 4, batch: int = 16):
+        self.client, self.concurrency, self.batch = client, concurrency, batch
+        self.failures = 0
+
+    def score(self, query: str, cands: list[Candidate]) -> dict[str, float]:
+        sem = asyncio.Semaphore(self.concurrency)
+
+        async def one(c: Candidate) -> tuple[str, float | None]:
+            prompt = (f"Query paper or question:\n{query[:1500]}\n\nCandidate: {c.paper.title}\n{c.paper.abstract[:1200]}\n\n"
+                      "Argue for and against the candidate being relevant related work, then give a relevance score 0-100.")
+            async with sem:
+                try:
+                    out, _ = await asyncio.to_thread(self.client.structured, prompt, Debate)
+                except LLMOutputError:
+                    self.failures += 1
+                    return c.id, None
+            return c.id, float(out.score)
+
+        async def run() -> dict[str, float]:
+            scores: dict[str, float] = {}
+            for i in range(0, len(cands), self.batch):
+                for cid, s in await asyncio.gather(*(one(c) for c in cands[i:i + self.batch])):
+                    if s is not None:
+                        scores[cid] = s
+            return scores
+
+        return asyncio.run(run())
+
+
+class EnsembleReranker:
+    name = "ensemble"
+
+    def __init__(self, members: list):
+        self.members = members
+
+    def score(self, query: str, cands: list[Candidate]) -> dict[str, float]:
+        parts = [normalise_scores(m.score(query, cands)) for m in self.members]
+        out = {}
+        for c in cands:
+            vals = [p[c.id] for p in parts if c.id in p]
+            if vals:
+                out[c.id] = sum(vals) / len(vals)
+        return out
+
+
+def rerank(query: str, cands: list[Candidate], reranker) -> list[Candidate]:
+    scores = reranker.score(query, cands)
+    for c in cands:
+        c.score = scores.get(c.id, float("-inf"))
+        c.scores[reranker.name] = c.score
+    return sorted(cands, key=lambda c: (-c.score, c.depth, c.id))
+
+
+class LexicalReranker:
+    """BM25 of the query text against each candidate's title and abstract (offline ensemble member)."""
+
+    name = "lexical"
+
+    def score(self, query: str, cands: list[Candidate]) -> dict[str, float]:
+        from ..views.lexical import BM25
+
+        if not cands:
+            return {}
+        bm = BM25([f"{c.paper.title} {c.paper.abstract}" for c in cands])
+        return {c.id: float(s) for c, s in zip(cands, bm.scores(query))}
+
+
+def make_reranker(name: str, embedder=None, client: LLMClient | None = None):
+    if name == "embedding":
+        return EmbeddingReranker(embedder)
+    if name == "lexical":
+        return LexicalReranker()
+    if name == "debate":
+        if client is None:
+            raise ValueError("the debate re-ranker needs an LLM (--backend openai)")
+        return DebateReranker(client)
+    if name == "ensemble":
+        members = [EmbeddingReranker(embedder), LexicalReranker()] + ([DebateReranker(client)] if client else [])
+        return EnsembleReranker(members)
+    raise ValueError(f"unknown re-ranker {name!r} (embedding, lexical, debate, ensemble)")

@@ -1,0 +1,115 @@
+"""Deep search: query drafting, identity deduplication, BFS limits, re-rankers and metrics."""
+
+from __future__ import annotations
+
+import asyncio
+import math
+
+import pytest
+
+from scholarstack.scholarly.providers import PaperMeta
+from scholarstack.search.keywords import keyphrases, strip_citations
+from scholarstack.search.local import LocalProvider
+from scholarstack.search.metrics import alpha_ndcg, coauthor_distance, precision_recall_at_k
+from scholarstack.search.pipeline import IdentityIndex, deep_search
+from scholarstack.search.rerank import EnsembleReranker, LexicalReranker, make_reranker, normalise_scores, rerank
+from tests.conftest import need_shared
+
+
+def meta(pid: str, title: str, refs=(), **ids) -> PaperMeta:
+    return PaperMeta(provider="local", id=pid, title=title, abstract=title + " abstract", references=list(refs), ids=ids)
+
+
+def toy() -> LocalProvider:
+    # a → b → c → d (a chain of references); e is unrelated; only "alpha" and "beta" match the query words.
+    papers = {
+        "a": meta("a", "alpha tagging with markov models", ["b"]),
+        "b": meta("b", "beta smoothing for taggers", ["c"]),
+        "c": meta("c", "gamma lexicon construction", ["d"]),
+        "d": meta("d", "delta corpus annotation"),
+        "e": meta("e", "epsilon protein folding"),
+    }
+    return LocalProvider(papers)
+
+
+def test_strip_citations_and_keyphrases():
+    text = "We improve tagging (Brants, 2000) and parsing [3, 4].\nReferences\nBrants T. 2000. TnT."
+    assert strip_citations(text) == "We improve tagging and parsing ."
+    kp = keyphrases("Hidden Markov models for part-of-speech tagging. Hidden Markov models are trained with Baum-Welch. "
+                    "Part-of-speech tagging of German text uses hidden Markov models.")
+    assert any("markov model" in k for k in kp) and len(kp) == len(set(kp))
+
+
+def test_identity_dedup_across_providers():
+    ix = IdentityIndex()
+    a = PaperMeta(provider="openalex", id="W1", title="Construction of the Literature Graph in Semantic Scholar", ids={"doi": "10.1/x"})
+    b = PaperMeta(provider="s2", id="abc", title="Construction of the literature graph in Semantic Scholar!", ids={"arxiv": "1805.02262"})
+    c = PaperMeta(provider="arxiv", id="1805.02262", title="A different title", ids={"arxiv": "1805.02262"})
+    ida, new_a = ix.add(a)
+    idb, new_b = ix.add(b)
+    idc, new_c = ix.add(c)
+    assert new_a and not new_b and not new_c and ida == idb == idc
+    assert ix.papers[ida].ids["arxiv"] == "1805.02262"  # merged from the other provider
+
+
+def test_bfs_respects_depth_and_budget():
+    p = toy()
+    res0 = asyncio.run(deep_search("alpha", [p], depth=0, queries=["alpha"]))
+    assert [c.paper.id for c in res0.candidates] == ["a"]
+    res2 = asyncio.run(deep_search("alpha", [p], depth=2, queries=["alpha"]))
+    assert {c.paper.id: c.depth for c in res2.candidates} == {"a": 0, "b": 1, "c": 2}
+    res3 = asyncio.run(deep_search("alpha", [p], depth=3, queries=["alpha"], budget=2))
+    assert len(res3.candidates) == 2
+    with pytest.raises(ValueError, match="empty query"):
+        asyncio.run(deep_search(" ", [p]))
+
+
+def test_rerankers():
+    p = toy()
+    res = asyncio.run(deep_search("alpha", [p], depth=3, queries=["alpha"]))
+    lex = rerank("markov tagging", res.candidates, LexicalReranker())
+    assert lex[0].paper.id == "a"
+    assert normalise_scores({"x": 1, "y": 3}) == {"x": 0.0, "y": 1.0}
+    ens = EnsembleReranker([LexicalReranker(), LexicalReranker()])
+    assert rerank("markov tagging", res.candidates, ens)[0].paper.id == "a"
+    with pytest.raises(ValueError, match="needs an LLM"):
+        make_reranker("debate")
+
+
+def test_metrics_hand_computed():
+    assert precision_recall_at_k(["a", "b", "c"], {"b", "z"}, 2) == (0.5, 0.5)
+    # subtopics: a covers {1}, b covers {1}, c covers {2}; α = 0.5.
+    subs = {"a": {"1"}, "b": {"1"}, "c": {"2"}}
+    # ranking a, b, c: gains 1, 0.5, 1 → DCG = 1 + 0.5/log2(3) + 1/2; ideal a, c, b: 1 + 1/log2(3) + 0.5/2
+    dcg = 1 + 0.5 / math.log2(3) + 0.5
+    ideal = 1 + 1 / math.log2(3) + 0.25
+    assert alpha_ndcg(["a", "b", "c"], subs, 3) == pytest.approx(dcg / ideal)
+    papers = [{"q1", "x"}, {"x", "y"}, {"y", "c1"}]
+    assert coauthor_distance({"q1"}, {"q1"}, papers) == 0
+    assert coauthor_distance({"q1"}, {"x"}, papers) == 1
+    assert coauthor_distance({"q1"}, {"c1"}, papers) == 3
+    assert coauthor_distance({"q1"}, {"zz"}, papers) == 4
+
+
+def test_expansion_raises_recall_on_the_acl_graph():
+    need_shared("acl_scisummnet", "citances_dev.jsonl")
+    from evaluations.search_eval import eval_search
+
+    res = eval_search(limit=4, budget=150)
+    rows = res["systems"]
+    assert res["n"] == 4
+    assert rows["expansion depth 2"]["recall@budget"] >= rows["keyword-only"]["recall@budget"]
+    assert rows["expansion depth 2"]["candidates"] > rows["keyword-only"]["candidates"]
+    assert set(res["rerankers_depth2"]) == {"discovery order", "embedding", "lexical", "ensemble"}
+
+
+@pytest.mark.llm
+def test_debate_reranker_with_local_llm(llm_server, tmp_path):
+    from scholarstack.llm.client import LLMClient, LLMConfig
+
+    client = LLMClient(LLMConfig(base_url=llm_server, model="smollm2", max_tokens=300), cache_dir=tmp_path)
+    res = asyncio.run(deep_search("alpha", [toy()], depth=1, queries=["alpha"]))
+    debate = make_reranker("debate", client=client)
+    scores = debate.score("markov tagging", res.candidates)
+    assert all(0 <= s <= 100 for s in scores.values())
+    assert len(scores) + debate.failures == len(res.candidates)  # every call accounted for
