@@ -9,6 +9,7 @@ warnings.filterwarnings("ignore", message=".*is currently in beta.*")
 
 from dagster import Definitions  # noqa: E402
 
+from assets.ideas import idea_critic, idea_episodes  # noqa: E402
 from assets.index import vector_index  # noqa: E402
 from assets.l1 import l1_facts  # noqa: E402
 from assets.l2 import l2_organisation  # noqa: E402
@@ -26,7 +27,7 @@ __all__ = ["ASSETS", "CHECKS", "defs"]
 from .sensors import refresh_sources_schedule, watched_folder_sensor  # noqa: E402
 
 ASSETS = [paper_sources, source_maps, l1_facts, l2_organisation, l3_syntheses, store_recheck, vector_index,
-          benchmark_results, eval_report]
+          benchmark_results, eval_report, idea_critic, idea_episodes]
 
 defs = Definitions(
     assets=ASSETS,

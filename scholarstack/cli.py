@@ -285,6 +285,45 @@ def cmd_search(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_idea(args: argparse.Namespace) -> int:
+    from .ideas.control import HeuristicTeacher, LearnedController, RandomController
+    from .ideas.proposal import synthesize_proposal
+    from .ideas.runtime import run_episode
+    from .views.views import open_kb
+
+    store = _store(args)
+    kb = open_kb(store)
+    kb.paper_filter = args.papers or None
+    if args.controller == "learned":
+        from .ideas.critic import GraphCritic
+        from .index.embed import make_embedder
+
+        path = store.home / "ideas" / "critic.pt"
+        critic = GraphCritic.load(path) if path.exists() else None  # missing weights: the heuristic fallback decides
+        controller = LearnedController(critic, kb.embedder or make_embedder("tfidf", store.home))
+    else:
+        controller = HeuristicTeacher() if args.controller == "heuristic" else RandomController(0)
+    ep = run_episode(args.topic, controller, kb, rounds=args.rounds, mode=args.mode, client=_client(args, store))
+    out_dir = store.home / "ideas" / "episodes"
+    out_dir.mkdir(parents=True, exist_ok=True)
+    path = out_dir / ("".join(c if c.isalnum() else "_" for c in args.topic)[:60] + ".json")
+    ep.save(path)
+    prop = synthesize_proposal(ep.final)
+    if args.json:
+        _print_json({"episode": str(path), "committed_round": ep.committed_round, "proposal": prop.model_dump(mode="json")})
+        return 0
+    print(f"idea graph for '{args.topic}': {len(ep.final.nodes)} nodes, {len(ep.final.edges)} edges; committed at round {ep.committed_round}")
+    for r in ep.rounds:
+        print(f"  round {r.round}: " + ", ".join(f"{a.role}:{a.kind}" for a in r.selected) + f"  maturity {r.signals['maturity']:.2f}")
+    print(f"problem: {prop.problem}\nhypothesis: {prop.hypothesis}\nmethod: {prop.method}")
+    for e in prop.experiments:
+        print(f"experiment: {e}")
+    for r in prop.risks + prop.prior_work:
+        print(f"risk/prior: {r}")
+    print(f"references: {len(prop.references)}; episode saved to {path} (replayable)")
+    return 0
+
+
 def cmd_mcp(args: argparse.Namespace) -> int:
     from .mcp_server import serve
 
@@ -372,6 +411,13 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--reranker", choices=["embedding", "lexical", "debate", "ensemble"], default="embedding")
     sp.add_argument("--providers", nargs="+", default=["local"], help="local arxiv openalex s2 (web providers need a network)")
     sp.add_argument("--embedder", choices=["minilm", "tfidf"], default="minilm")
+    sp.add_argument("--backend", choices=["offline", "openai"], default="offline")
+    sp = add("idea", cmd_idea, "evolve a typed idea graph on a topic and synthesise a proposal grounded in the store")
+    sp.add_argument("topic")
+    sp.add_argument("--papers", nargs="*", default=None, help="draw evidence only from these papers")
+    sp.add_argument("--rounds", type=int, default=5)
+    sp.add_argument("--controller", choices=["heuristic", "learned", "random"], default="heuristic")
+    sp.add_argument("--mode", choices=["frozen", "sequential"], default="frozen")
     sp.add_argument("--backend", choices=["offline", "openai"], default="offline")
     sp = add("sweep", cmd_sweep, "materialise every benchmark configuration of configs/sweeps/NAME.yaml, then its report")
     sp.add_argument("name")

@@ -1,0 +1,54 @@
+"""Idea generation as assets: the critic (its training data and weights, versioned with the code)
+and one episode per configured topic, persisted and replayable, with its proposal."""
+
+import yaml
+from dagster import AssetExecutionContext, MaterializeResult, MetadataValue, StaticPartitionsDefinition, asset
+
+from resources import StoreResource
+from resources.vectors import VectorIndexResource
+from scholarstack.settings import CONFIG_DIR
+
+IDEAS = yaml.safe_load((CONFIG_DIR / "ideas.yaml").read_text())
+topic_partitions = StaticPartitionsDefinition(IDEAS["topics"])
+
+
+@asset(deps=["vector_index"], group_name="ideas", kinds={"pytorch"}, code_version="1",
+       description="The two-head graph critic trained on heuristic-teacher episodes (topic-split); weights in <store>/ideas/critic.pt.")
+def idea_critic(context: AssetExecutionContext, store: StoreResource, vectors: VectorIndexResource) -> MaterializeResult:
+    from evaluations.ideas_eval import keywords
+    from scholarstack.ideas.train import train_critic
+    from scholarstack.views.views import KnowledgeBase
+
+    s = store.get()
+    kb = KnowledgeBase(s, vectors.open(s), vectors.make_embedder(s))
+    train = [k for k in keywords()[1::7] if k not in set(IDEAS["topics"])][: IDEAS["train_topics"]]
+    critic, report = train_critic(train, kb.embedder, kb)
+    path = s.home / "ideas" / "critic.pt"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    critic.save(path)
+    return MaterializeResult(metadata={"weights": MetadataValue.path(str(path)), **{k: v for k, v in report.items() if k != "loss"},
+                                       "loss": MetadataValue.json(report["loss"])})
+
+
+@asset(partitions_def=topic_partitions, deps=["idea_critic"], group_name="ideas",
+       description="An idea-graph episode per topic (learned controller), persisted for replay, and its proposal.")
+def idea_episodes(context: AssetExecutionContext, store: StoreResource, vectors: VectorIndexResource) -> MaterializeResult:
+    from scholarstack.ideas.control import LearnedController
+    from scholarstack.ideas.critic import GraphCritic
+    from scholarstack.ideas.proposal import synthesize_proposal
+    from scholarstack.ideas.runtime import run_episode
+    from scholarstack.views.views import KnowledgeBase
+
+    s = store.get()
+    kb = KnowledgeBase(s, vectors.open(s), vectors.make_embedder(s))
+    path = s.home / "ideas" / "critic.pt"
+    controller = LearnedController(GraphCritic.load(path) if path.exists() else None, kb.embedder)
+    ep = run_episode(context.partition_key, controller, kb, rounds=IDEAS["rounds"])
+    out = s.home / "ideas" / "episodes" / f"{''.join(c if c.isalnum() else '_' for c in context.partition_key)}.json"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    ep.save(out)
+    prop = synthesize_proposal(ep.final)
+    return MaterializeResult(metadata={"episode": MetadataValue.path(str(out)), "committed_round": ep.committed_round,
+                                       "fallbacks": controller.fallbacks, **{k: round(v, 4) for k, v in prop.signals.items()},
+                                       "proposal": MetadataValue.md(f"**Problem** {prop.problem}\n\n**Hypothesis** {prop.hypothesis}\n\n"
+                                                                    f"**Method** {prop.method}\n\n**References** {len(prop.references)}")})

@@ -1,0 +1,181 @@
+"""The two-head graph critic (PyTorch, CPU): a relation-aware message-passing encoder over node
+text embeddings, node type, role, confidence and evidence count (hidden 128, two layers); an edit
+head scoring candidate actions (trained with a slate-ranking loss) and a commit head scoring the
+merged post-round graph (class-weighted BCE, positive weight 1.115). Trained on episodes the
+system profiles with the heuristic teacher, split by topic."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .graph import MERGE_ORDER, Action, IdeaGraph, signals
+
+NODE_TYPES = ["Problem", "Hypothesis", "Method", "Assumption", "Risk", "EvalPlan", "NoveltyClaim", "EvidenceNeed", "Repair"]
+ROLE_NAMES = ["seed", "MechanismProposer", "FeasibilityCritic", "NoveltyExaminer", "EvaluationDesigner", "ImpactReframer"]
+RELATIONS = ["supports", "contradicts", "depends_on", "overlaps_prior", "repairs", "refines", "requires_evidence", "related_to"]
+KINDS = list(MERGE_ORDER) + ["skip"]
+
+
+def featurize(graph: IdeaGraph, embedder) -> dict[str, Any]:
+    import torch
+
+    nodes = graph.active_nodes()
+    index = {n.id: i for i, n in enumerate(nodes)}
+    text = torch.tensor(embedder.encode([n.text for n in nodes]), dtype=torch.float32)
+    types = torch.tensor([NODE_TYPES.index(n.type) for n in nodes])
+    roles = torch.tensor([ROLE_NAMES.index(n.role) if n.role in ROLE_NAMES else 0 for n in nodes])
+    scal = torch.tensor([[n.confidence, min(len(n.evidence), 5) / 5] for n in nodes], dtype=torch.float32)
+    edges = [(index[e.src], index[e.dst], RELATIONS.index(graph.visible_type(e)), float(e.resolved))
+             for e in graph.edges if e.src in index and e.dst in index]
+    return {"index": index, "text": text, "types": types, "roles": roles, "scal": scal, "edges": edges, "n": len(nodes)}
+
+
+def _torch_modules(text_dim: int, hidden: int = 128):
+    import torch
+    from torch import nn
+
+    class Encoder(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.type_emb = nn.Embedding(len(NODE_TYPES), 16)
+            self.role_emb = nn.Embedding(len(ROLE_NAMES), 16)
+            self.inp = nn.Sequential(nn.Linear(text_dim + 32 + 2, hidden), nn.ReLU(), nn.Linear(hidden, hidden))
+            self.rel = nn.ModuleList([nn.ModuleList([nn.Linear(hidden, hidden) for _ in RELATIONS]) for _ in range(2)])
+            self.upd = nn.ModuleList([nn.Sequential(nn.Linear(2 * hidden + 3, hidden), nn.ReLU(), nn.Linear(hidden, hidden)) for _ in range(2)])
+            self.norm = nn.ModuleList([nn.LayerNorm(hidden) for _ in range(2)])
+
+        def forward(self, f: dict[str, Any]):
+            h = self.inp(torch.cat([f["text"], self.type_emb(f["types"]), self.role_emb(f["roles"]), f["scal"]], dim=1))
+            n = f["n"]
+            s_in, s_out, s_res = torch.zeros(n, 1), torch.zeros(n, 1), torch.zeros(n, 1)
+            for u, v, _, res in f["edges"]:
+                s_in[v] += 1
+                s_out[u] += 1
+                s_res[v] += res
+            for layer in range(2):
+                msg = torch.zeros_like(h)
+                for u, v, r, _ in f["edges"]:  # relation-specific messages, normalised by in-degree
+                    msg[v] = msg[v] + self.rel[layer][r](h[u]) / float(max(1.0, s_in[v].item()))
+                h = self.norm[layer](h + self.upd[layer](torch.cat([h, msg, s_in / 5, s_res / 5, s_out / 5], dim=1)))
+            return h, h.mean(dim=0)
+
+    class Critic(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.encoder = Encoder()
+            self.kind_emb = nn.Embedding(len(KINDS), 16)
+            self.cand = nn.Linear(text_dim, 32)
+            self.edit = nn.Sequential(nn.Linear(2 * hidden + 32 + 16, hidden), nn.ReLU(), nn.Linear(hidden, 1))
+            self.commit = nn.Sequential(nn.Linear(hidden + 3, hidden), nn.ReLU(), nn.Linear(hidden, 1))
+
+    return Critic()
+
+
+def _candidate_text(a: Action, graph: IdeaGraph) -> str:
+    parts = [a.kind.replace("_", " "), a.rationale] + [graph.nodes[t].text[:120] for t in a.targets if t in graph.nodes]
+    nn_ = a.payload.get("new_node")
+    if nn_:
+        parts.append(nn_["text"][:120])
+    return " | ".join(p for p in parts if p)
+
+
+class GraphCritic:
+    def __init__(self, text_dim: int, seed: int = 0):
+        import torch
+
+        torch.manual_seed(seed)
+        self.text_dim = text_dim
+        self.model = _torch_modules(text_dim)
+
+    def _edit_scores(self, graph: IdeaGraph, slate: list[Action], embedder):
+        import torch
+
+        f = featurize(graph, embedder)
+        h, pooled = self.model.encoder(f)
+        cand = self.model.cand(torch.tensor(embedder.encode([_candidate_text(a, graph) for a in slate]), dtype=torch.float32))
+        rows = []
+        for i, a in enumerate(slate):
+            idx = [f["index"][t] for t in a.targets if t in f["index"]]
+            target = h[idx].mean(dim=0) if idx else torch.zeros_like(pooled)
+            kind = self.model.kind_emb(torch.tensor(KINDS.index(a.kind)))
+            rows.append(torch.cat([pooled, target, cand[i], kind]))
+        return self.model.edit(torch.stack(rows)).squeeze(-1)
+
+    def _commit_logit(self, graph: IdeaGraph, embedder):
+        import torch
+
+        f = featurize(graph, embedder)
+        _, pooled = self.model.encoder(f)
+        s = signals(graph)
+        scal = torch.tensor([s["support_coverage"], s["unresolved_edge_share"], s["maturity"]], dtype=torch.float32)
+        return self.model.commit(torch.cat([pooled, scal])).squeeze(-1)
+
+    def score_slate(self, graph: IdeaGraph, slate: list[Action], embedder) -> list[float]:
+        import torch
+
+        with torch.no_grad():
+            return self._edit_scores(graph, slate, embedder).tolist()
+
+    def commit_probability(self, graph: IdeaGraph, embedder) -> float:
+        import torch
+
+        with torch.no_grad():
+            return float(torch.sigmoid(self._commit_logit(graph, embedder)))
+
+    def train(self, edit_examples: list[tuple[IdeaGraph, list[Action], int]], commit_examples: list[tuple[IdeaGraph, int]],
+              embedder, epochs: int = 8, batch: int = 16, lr: float = 1e-3, seed: int = 0) -> dict[str, float]:
+        """Slate-ranking loss (cross-entropy of the teacher's choice within its slate) + class-weighted BCE."""
+        import torch
+        from torch import nn
+
+        rng = random.Random(seed)
+        opt = torch.optim.AdamW(self.model.parameters(), lr=lr)
+        bce = nn.BCEWithLogitsLoss(pos_weight=torch.tensor(1.115))
+        history = {}
+        for epoch in range(epochs):
+            data = [("edit", e) for e in edit_examples] + [("commit", c) for c in commit_examples]
+            rng.shuffle(data)
+            total, count = 0.0, 0
+            for i in range(0, len(data), batch):
+                opt.zero_grad()
+                losses = []
+                for kind, ex in data[i:i + batch]:
+                    if kind == "edit":
+                        g, slate, chosen = ex
+                        scores = self._edit_scores(g, slate, embedder)
+                        losses.append(nn.functional.cross_entropy(scores.unsqueeze(0), torch.tensor([chosen])))
+                    else:
+                        g, label = ex
+                        losses.append(bce(self._commit_logit(g, embedder).unsqueeze(0), torch.tensor([float(label)])))
+                loss = torch.stack(losses).mean()
+                loss.backward()
+                opt.step()
+                total += float(loss) * len(losses)
+                count += len(losses)
+            history[f"epoch_{epoch}"] = round(total / max(1, count), 4)
+        return history
+
+    def edit_accuracy(self, edit_examples, embedder) -> float:
+        if not edit_examples:
+            return 0.0
+        hits = sum(int(np.argmax(self.score_slate(g, s, embedder)) == c) for g, s, c in edit_examples)
+        return hits / len(edit_examples)
+
+    def save(self, path: str | Path) -> None:
+        import torch
+
+        torch.save({"text_dim": self.text_dim, "state": self.model.state_dict()}, path)
+
+    @classmethod
+    def load(cls, path: str | Path) -> "GraphCritic":
+        import torch
+
+        blob = torch.load(path, map_location="cpu", weights_only=True)
+        critic = cls(blob["text_dim"])
+        critic.model.load_state_dict(blob["state"])
+        critic.model.eval()
+        return critic

@@ -1,0 +1,232 @@
+"""The evolving idea graph: typed nodes and edges, actions, validation, frozen-snapshot merge, and
+the four graph signals (computed from the graph alone).
+
+Signals (EIG, Appendix E.4), with the graph-local statistics defined here as:
+- support coverage: share of claim nodes (Hypothesis, Method, NoveltyClaim, EvalPlan) with an
+  active incoming `supports` edge; evidence coverage: share of claim nodes with evidence;
+- unresolved-edge share: unresolved / all contradiction edges; open-target share: share of active
+  nodes that are the target of an unresolved contradiction;
+- slot coverage: share of the backbone slots (Problem, Hypothesis, Method, EvalPlan) filled;
+  dependency closure: share of backbone dependencies present (Hypothesis→Problem,
+  Method→Hypothesis, EvalPlan→Method); connectivity: largest weakly connected component / nodes.
+g = ½·sup + ½·evi;  r = 0.65·edge + 0.35·open;  c = 0.25·slot + 0.45·dep + 0.30·conn;
+m = 0.40·g + 0.35·c + 0.25·(1 − r).
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime, timezone
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+NodeType = Literal["Problem", "Hypothesis", "Method", "Assumption", "Risk", "EvalPlan", "NoveltyClaim", "EvidenceNeed", "Repair"]
+EdgeType = Literal["supports", "contradicts", "depends_on", "overlaps_prior", "repairs", "refines", "requires_evidence"]
+ActionKind = Literal["add_contradiction_edge", "propose_repair", "add_dependency_edge", "add_support_edge", "attach_evidence", "skip"]
+Role = Literal["MechanismProposer", "FeasibilityCritic", "NoveltyExaminer", "EvaluationDesigner", "ImpactReframer"]
+ROLES: tuple[str, ...] = ("MechanismProposer", "FeasibilityCritic", "NoveltyExaminer", "EvaluationDesigner", "ImpactReframer")
+MERGE_ORDER: tuple[str, ...] = ("add_contradiction_edge", "propose_repair", "add_dependency_edge", "add_support_edge", "attach_evidence")
+CLAIMS = {"Hypothesis", "Method", "NoveltyClaim", "EvalPlan"}
+BACKBONE = ("Problem", "Hypothesis", "Method", "EvalPlan")
+BACKBONE_DEPS = (("Hypothesis", "Problem"), ("Method", "Hypothesis"), ("EvalPlan", "Method"))
+
+
+class Evidence(BaseModel):
+    object_id: str
+    locators: list[str] = Field(default_factory=list)
+    text: str = ""
+
+
+class Node(BaseModel):
+    id: str
+    type: NodeType
+    text: str
+    role: str = "seed"
+    branch: str = "main"
+    confidence: float = Field(0.5, ge=0, le=1)
+    evidence: list[Evidence] = Field(default_factory=list)
+    active: bool = True
+    created_round: int = 0
+    provenance: str = ""
+
+
+class Edge(BaseModel):
+    src: str
+    dst: str
+    type: EdgeType
+    role: str = "seed"
+    branch: str = "main"
+    evidence_id: str | None = None
+    note: str = ""
+    resolved: bool = False
+
+
+class Action(BaseModel):
+    round: int
+    role: str
+    kind: ActionKind
+    targets: list[str] = Field(default_factory=list)
+    payload: dict[str, Any] = Field(default_factory=dict)
+    rationale: str = ""
+    source: str = Field("heuristic", description="which controller chose it")
+
+    def key(self) -> str:
+        return json.dumps([self.kind, self.targets, self.payload], sort_keys=True, default=str)
+
+
+class IdeaGraph(BaseModel):
+    topic: str
+    nodes: dict[str, Node] = Field(default_factory=dict)
+    edges: list[Edge] = Field(default_factory=list)
+    branches: list[str] = Field(default_factory=lambda: ["main"])
+    typed: bool = True
+
+    def active_nodes(self) -> list[Node]:
+        return [n for n in self.nodes.values() if n.active]
+
+    def of_type(self, t: str) -> list[Node]:
+        return [n for n in self.active_nodes() if n.type == t]
+
+    def has_edge(self, src: str, dst: str, etype: str | None = None) -> bool:
+        return any(e.src == src and e.dst == dst and (etype is None or e.type == etype) for e in self.edges)
+
+    def next_id(self, prefix: str) -> str:
+        n = sum(1 for k in self.nodes if k.startswith(prefix)) + 1
+        return f"{prefix}{n}"
+
+    def add_node(self, node_type: str, text: str, role: str, rnd: int, evidence: list[Evidence] | None = None, confidence: float = 0.5) -> str:
+        nid = self.next_id(node_type[:3].lower())
+        self.nodes[nid] = Node(id=nid, type=node_type, text=text, role=role, confidence=confidence, evidence=evidence or [],
+                               created_round=rnd, provenance=datetime.now(timezone.utc).isoformat())
+        return nid
+
+    def add_edge(self, src: str, dst: str, etype: str, role: str, note: str = "", evidence_id: str | None = None) -> None:
+        self.edges = [e for e in self.edges if not (e.src == src and e.dst == dst and e.type == etype)]
+        self.edges.append(Edge(src=src, dst=dst, type=etype, role=role, note=note, evidence_id=evidence_id))
+
+    def visible_type(self, e: Edge) -> str:
+        """What controllers see: in the untyped ablation every relation reads as related_to."""
+        return e.type if self.typed else "related_to"
+
+
+# -- validation and merge ----------------------------------------------------------------------
+def validate_slate(graph: IdeaGraph, slate: list[Action]) -> list[Action]:
+    """Keep actions whose targets exist; no dependency and contradiction edge between the same two
+    nodes (in the graph or the slate); deduplicate by kind, targets and payload; skip always stays."""
+    out, seen = [], set()
+    dep_pairs = {frozenset((e.src, e.dst)) for e in graph.edges if e.type == "depends_on"}
+    con_pairs = {frozenset((e.src, e.dst)) for e in graph.edges if e.type == "contradicts"}
+    for a in slate:
+        if a.kind != "skip" and not all(t in graph.nodes and graph.nodes[t].active for t in a.targets):
+            continue
+        pair = frozenset(a.targets[:2]) if len(a.targets) >= 2 else None
+        if a.kind == "add_dependency_edge" and pair in con_pairs:
+            continue
+        if a.kind == "add_contradiction_edge" and pair in dep_pairs:
+            continue
+        if a.kind == "add_dependency_edge" and pair is not None:
+            dep_pairs.add(pair)
+        if a.kind == "add_contradiction_edge" and pair is not None:
+            con_pairs.add(pair)
+        k = a.key()
+        if k in seen:
+            continue
+        seen.add(k)
+        out.append(a)
+    if not any(a.kind == "skip" for a in out):
+        out.append(Action(round=slate[0].round if slate else 0, role=slate[0].role if slate else "", kind="skip"))
+    return out
+
+
+def apply(graph: IdeaGraph, a: Action) -> None:
+    """Materialise one action as a patch on `graph` (in place)."""
+    if a.kind == "skip":
+        return
+    p = a.payload
+    if a.kind == "add_support_edge":
+        graph.add_edge(a.targets[0], a.targets[1], "supports", a.role, p.get("note", ""))
+    elif a.kind == "add_dependency_edge":
+        graph.add_edge(a.targets[0], a.targets[1], "depends_on", a.role, p.get("note", ""))
+    elif a.kind == "add_contradiction_edge":
+        src = a.targets[0]
+        if p.get("new_node"):  # a critic's Risk or prior-work node that contradicts / overlaps the target
+            src = graph.add_node(p["new_node"]["type"], p["new_node"]["text"], a.role, a.round,
+                                 [Evidence(**e) for e in p["new_node"].get("evidence", [])])
+            graph.add_edge(src, a.targets[0], p.get("edge", "contradicts"), a.role, p.get("note", ""))
+        else:
+            graph.add_edge(src, a.targets[1], "contradicts", a.role, p.get("note", ""))
+    elif a.kind == "propose_repair":
+        target = a.targets[0]
+        rid = graph.add_node("Repair", p.get("text", "repair"), a.role, a.round, confidence=0.6)
+        graph.add_edge(rid, target, "repairs", a.role)
+        for e in graph.edges:  # a repair resolves the open contradictions against its target
+            if e.dst == target and e.type in ("contradicts", "overlaps_prior") and not e.resolved:
+                e.resolved = True
+    elif a.kind == "attach_evidence":
+        node = graph.nodes[a.targets[0]]
+        ev = [Evidence(**e) for e in p.get("evidence", [])]
+        known = {e.object_id for e in node.evidence}
+        node.evidence += [e for e in ev if e.object_id not in known]
+
+
+def merge(snapshot: IdeaGraph, selected: list[Action]) -> IdeaGraph:
+    """Frozen-snapshot merge: apply the round's selected actions to a copy of the pre-round graph in
+    the fixed kind order; later patches on the same target overwrite earlier ones (last wins)."""
+    graph = snapshot.model_copy(deep=True)
+    by_kind = {k: [a for a in selected if a.kind == k] for k in MERGE_ORDER}
+    for kind in MERGE_ORDER:
+        last_for_target: dict[tuple, Action] = {}
+        for a in by_kind[kind]:
+            last_for_target[(tuple(a.targets[:1]), kind)] = a
+        for a in last_for_target.values():
+            apply(graph, a)
+    return graph
+
+
+# -- signals -----------------------------------------------------------------------------------
+def _largest_component(graph: IdeaGraph) -> int:
+    active = {n.id for n in graph.active_nodes()}
+    adj: dict[str, set[str]] = {n: set() for n in active}
+    for e in graph.edges:
+        if e.src in active and e.dst in active:
+            adj[e.src].add(e.dst)
+            adj[e.dst].add(e.src)
+    best, seen = 0, set()
+    for start in active:
+        if start in seen:
+            continue
+        stack, size = [start], 0
+        seen.add(start)
+        while stack:
+            v = stack.pop()
+            size += 1
+            for w in adj[v] - seen:
+                seen.add(w)
+                stack.append(w)
+        best = max(best, size)
+    return best
+
+
+def signals(graph: IdeaGraph) -> dict[str, float]:
+    nodes = graph.active_nodes()
+    claims = [n for n in nodes if n.type in CLAIMS]
+    sup = sum(1 for n in claims if any(e.dst == n.id and e.type == "supports" for e in graph.edges)) / len(claims) if claims else 0.0
+    evi = sum(1 for n in claims if n.evidence) / len(claims) if claims else 0.0
+    con_edges = [e for e in graph.edges if e.type in ("contradicts", "overlaps_prior")]
+    edge_share = sum(1 for e in con_edges if not e.resolved) / len(con_edges) if con_edges else 0.0
+    open_targets = {e.dst for e in con_edges if not e.resolved}
+    open_share = len(open_targets) / len(nodes) if nodes else 0.0
+    slot = sum(1 for t in BACKBONE if any(n.type == t for n in nodes)) / len(BACKBONE)
+    dep_ok = sum(1 for a, b in BACKBONE_DEPS if any(
+        e.type == "depends_on" and graph.nodes[e.src].type == a and graph.nodes[e.dst].type == b and graph.nodes[e.src].active
+        for e in graph.edges))
+    dep = dep_ok / len(BACKBONE_DEPS)
+    conn = _largest_component(graph) / len(nodes) if nodes else 0.0
+    g = 0.5 * sup + 0.5 * evi
+    r = 0.65 * edge_share + 0.35 * open_share
+    c = 0.25 * slot + 0.45 * dep + 0.30 * conn
+    m = 0.40 * g + 0.35 * c + 0.25 * (1 - r)
+    return {"support_coverage": sup, "evidence_coverage": evi, "unresolved_edge_share": edge_share, "open_target_share": open_share,
+            "slot_coverage": slot, "dependency_closure": dep, "connectivity": conn,
+            "grounding": g, "contradiction_load": r, "completeness": c, "maturity": m}

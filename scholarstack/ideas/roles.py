@@ -1,0 +1,150 @@
+"""Seeding an idea graph and the five roles' candidate slates.
+
+Texts come from the knowledge store where it has something on the topic (facts, entities,
+limitations), from a model when one is configured, and from plain templates otherwise; every
+piece of evidence is a registered object id with its sentence locators.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+from ..llm.client import LLMClient, LLMOutputError
+from .graph import Action, Evidence, IdeaGraph
+
+EVIDENCE_LAYERS = ("fact", "relation", "synthesis")
+
+
+def find_evidence(kb, text: str, k: int = 2, fact_types: tuple[str, ...] | None = None) -> list[Evidence]:
+    """Registered objects that bear on `text` (through a knowledge view), with their locators."""
+    if kb is None:
+        return []
+    from ..views.views import retrieve, select
+
+    try:
+        view = retrieve(kb, text, layers=EVIDENCE_LAYERS, k=k * 4)
+    except ValueError:
+        return []
+    if fact_types:
+        view = select(view, fact_types=list(fact_types))
+    papers = getattr(kb, "paper_filter", None)
+    if papers:  # evidence only from the papers the user named
+        view = select(view, papers=list(papers))
+    return [Evidence(object_id=i.id, locators=i.locators[:3], text=i.text[:300]) for i in view.items[:k]]
+
+
+class SeedIdea(BaseModel):
+    problem: str = Field(..., max_length=240)
+    hypothesis: str = Field(..., max_length=240)
+    method: str = Field(..., max_length=240)
+    eval_plan: str = Field(..., max_length=240)
+    novelty: str = Field(..., max_length=240)
+    assumption: str = Field(..., max_length=240)
+
+
+def seed_graph(topic: str, kb=None, client: LLMClient | None = None, typed: bool = True) -> IdeaGraph:
+    g = IdeaGraph(topic=topic, typed=typed)
+    limit = find_evidence(kb, f"{topic} limitation problem", 1, ("limitation",))
+    method_ev = find_evidence(kb, f"{topic} method approach", 1, ("method_description",))
+    seed = None
+    if client is not None:
+        try:
+            seed, _ = client.structured(f"Research topic: {topic}\nPropose one research idea as short fields.", SeedIdea)
+        except LLMOutputError:
+            seed = None
+    if seed is None:
+        prob = f"Current approaches to {topic} leave an open problem" + (f": {limit[0].text}" if limit else " in robustness and generalisation.")
+        meth = f"A method for {topic}" + (f" building on: {method_ev[0].text}" if method_ev else " that combines structured prior knowledge with data-driven learning.")
+        seed = SeedIdea(problem=prob[:240], hypothesis=f"Exploiting structure specific to {topic} improves accuracy and robustness over generic baselines."[:240],
+                        method=meth[:240], eval_plan=f"Compare against standard baselines for {topic} on public benchmarks with held-out conditions."[:240],
+                        novelty=f"No prior work on {topic} combines these components under the stated assumptions."[:240],
+                        assumption=f"Sufficient annotated data or signal exists for {topic}."[:240])
+    g.add_node("Problem", seed.problem, "seed", 0, limit)
+    g.add_node("Hypothesis", seed.hypothesis, "seed", 0)
+    g.add_node("Method", seed.method, "seed", 0, method_ev)
+    g.add_node("EvalPlan", seed.eval_plan, "seed", 0)
+    g.add_node("NoveltyClaim", seed.novelty, "seed", 0)
+    g.add_node("Assumption", seed.assumption, "seed", 0)
+    return g
+
+
+def _first(g: IdeaGraph, t: str) -> str | None:
+    nodes = g.of_type(t)
+    return nodes[0].id if nodes else None
+
+
+def _open_targets(g: IdeaGraph) -> list[str]:
+    return sorted({e.dst for e in g.edges if e.type in ("contradicts", "overlaps_prior") and not e.resolved})
+
+
+def _dep(g: IdeaGraph, rnd: int, role: str, a: str | None, b: str | None, why: str) -> list[Action]:
+    if a and b and not g.has_edge(a, b, "depends_on"):
+        return [Action(round=rnd, role=role, kind="add_dependency_edge", targets=[a, b], rationale=why)]
+    return []
+
+
+def _sup(g: IdeaGraph, rnd: int, role: str, a: str | None, b: str | None, why: str) -> list[Action]:
+    if a and b and not g.has_edge(a, b, "supports"):
+        return [Action(round=rnd, role=role, kind="add_support_edge", targets=[a, b], rationale=why)]
+    return []
+
+
+def _evidence(g: IdeaGraph, kb, rnd: int, role: str, nid: str | None, fact_types=None) -> list[Action]:
+    if not nid or kb is None:
+        return []
+    have = {e.object_id for e in g.nodes[nid].evidence}
+    ev = [e for e in find_evidence(kb, g.nodes[nid].text, 2, fact_types) if e.object_id not in have]
+    if not ev:
+        return []
+    return [Action(round=rnd, role=role, kind="attach_evidence", targets=[nid], payload={"evidence": [e.model_dump() for e in ev]},
+                   rationale=f"ground {g.nodes[nid].type} in registered facts")]
+
+
+def _repairs(g: IdeaGraph, rnd: int, role: str) -> list[Action]:
+    out = []
+    for t in _open_targets(g):
+        node = g.nodes[t]
+        crit = next((g.nodes[e.src].text for e in g.edges if e.dst == t and not e.resolved and e.src in g.nodes), "")
+        text = f"Revise the {node.type.lower()} to address: {crit[:160]}" if crit else f"Revise the {node.type.lower()}"
+        out.append(Action(round=rnd, role=role, kind="propose_repair", targets=[t], payload={"text": text}, rationale="resolve an open contradiction"))
+    return out
+
+
+def candidate_slate(g: IdeaGraph, role: str, rnd: int, kb=None) -> list[Action]:
+    P, H, M, E = (_first(g, t) for t in ("Problem", "Hypothesis", "Method", "EvalPlan"))
+    N, A = _first(g, "NoveltyClaim"), _first(g, "Assumption")
+    out: list[Action] = []
+    if role == "MechanismProposer":
+        out += _dep(g, rnd, role, M, H, "the method operationalises the hypothesis")
+        out += _sup(g, rnd, role, M, H, "the mechanism explains why the hypothesis should hold")
+        out += _sup(g, rnd, role, A, H, "the assumption licenses the hypothesis")
+        out += _repairs(g, rnd, role)
+    elif role == "FeasibilityCritic":
+        risks = g.of_type("Risk")
+        if M and not any(not e.resolved for e in g.edges if e.type == "contradicts") and len(risks) < 2:
+            lim = find_evidence(kb, f"{g.topic} limitation", 1, ("limitation",))
+            text = f"Feasibility risk: {lim[0].text}" if lim else f"Feasibility risk: the method may not scale or transfer beyond the data for {g.topic}."
+            out.append(Action(round=rnd, role=role, kind="add_contradiction_edge", targets=[M], rationale="expose a feasibility risk",
+                              payload={"new_node": {"type": "Risk", "text": text[:300], "evidence": [e.model_dump() for e in lim]}, "edge": "contradicts"}))
+        out += _dep(g, rnd, role, M, A, "the method relies on the assumption")
+    elif role == "NoveltyExaminer":
+        if N and not any(e.type == "overlaps_prior" for e in g.edges):
+            prior = find_evidence(kb, g.nodes[N].text + " " + g.topic, 1)
+            if prior:
+                out.append(Action(round=rnd, role=role, kind="add_contradiction_edge", targets=[N], rationale="prior work overlaps the claim",
+                                  payload={"new_node": {"type": "EvidenceNeed", "text": f"Prior work: {prior[0].text}"[:300],
+                                                        "evidence": [e.model_dump() for e in prior]}, "edge": "overlaps_prior"}))
+        out += _evidence(g, kb, rnd, role, N)
+        out += _sup(g, rnd, role, N, H, "the novelty claim motivates the hypothesis")
+    elif role == "EvaluationDesigner":
+        out += _dep(g, rnd, role, E, M, "the evaluation tests the method")
+        out += _dep(g, rnd, role, H, P, "the hypothesis answers the problem")
+        out += _sup(g, rnd, role, E, H, "the evaluation can falsify the hypothesis")
+        out += _evidence(g, kb, rnd, role, E, ("finding", "dataset_description"))
+    elif role == "ImpactReframer":
+        out += _sup(g, rnd, role, P, N, "the problem's importance frames the novelty")
+        out += _evidence(g, kb, rnd, role, P)
+        out += _evidence(g, kb, rnd, role, H, ("finding",))
+        out += _repairs(g, rnd, role)[:1]
+    out.append(Action(round=rnd, role=role, kind="skip"))
+    return out

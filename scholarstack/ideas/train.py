@@ -1,0 +1,41 @@
+"""Profiling episodes with the heuristic teacher and training the critic on them, split by topic."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from .control import HeuristicTeacher
+from .critic import GraphCritic
+from .runtime import run_episode
+
+
+def profile(topics: list[str], kb=None, rounds: int = 5) -> tuple[list, list]:
+    edits, commits = [], []
+    for t in topics:
+        ep = run_episode(t, HeuristicTeacher(), kb, rounds=rounds, record_slates=True)
+        for s in ep.slates:
+            if "slate" in s:
+                edits.append((s["graph"], s["slate"], s["chosen"]))
+            else:
+                commits.append((s["graph"], s["commit_label"]))
+    return edits, commits
+
+
+def train_critic(topics: list[str], embedder, kb=None, dev_share: float = 0.25, epochs: int = 8, seed: int = 0) -> tuple[GraphCritic, dict[str, Any]]:
+    """Split topics (not examples) into train and dev, so dev topics are unseen."""
+    if len(topics) < 2:
+        raise ValueError("need at least two topics to split into train and dev")
+    order = sorted(topics)
+    random.Random(seed).shuffle(order)
+    n_dev = max(1, int(len(order) * dev_share))
+    dev_topics, train_topics = order[:n_dev], order[n_dev:]
+    tr_e, tr_c = profile(train_topics, kb)
+    dv_e, dv_c = profile(dev_topics, kb)
+    critic = GraphCritic(embedder.encode(["probe"]).shape[1], seed)
+    history = critic.train(tr_e, tr_c, embedder, epochs=epochs, seed=seed)
+    report = {"train_topics": len(train_topics), "dev_topics": len(dev_topics), "train_edit_examples": len(tr_e),
+              "train_commit_examples": len(tr_c), "dev_edit_examples": len(dv_e),
+              "train_edit_accuracy": round(critic.edit_accuracy(tr_e, embedder), 4),
+              "dev_edit_accuracy": round(critic.edit_accuracy(dv_e, embedder), 4), "loss": history}
+    return critic, report
