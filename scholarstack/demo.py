@@ -50,6 +50,20 @@ def show_results(store: Store) -> None:
         print(f"    ... {len(s['basis'])} basis items in all; verification {syn[0]['verification']} (never inherited)")
 
 
+def show_view(store: Store) -> None:
+    from .tasks.qa import answer_question
+    from .views.views import open_kb, render, retrieve
+
+    kb = open_kb(store)
+    view = retrieve(kb, "handling of unknown words in statistical taggers", k=5)
+    print("\n== A knowledge view: retrieve('handling of unknown words in statistical taggers'), 900 characters ==")
+    print(textwrap.indent(render(view, budget=900), "  "))
+    ans = answer_question(kb, "How does TnT handle unknown words?", ["A00-1031"], embedder=kb.embedder)
+    print(f"\n== ask: How does TnT handle unknown words? (A00-1031, {ans.tokens_in} input tokens from the view) ==")
+    for s in ans.sources_state[:2]:
+        print(_wrap(f"{', '.join(s.locators)}: {s.text}"))
+
+
 def revise_one_paper(store: Store, backend: str) -> None:
     from orchestration.run import compile_store
 
@@ -88,6 +102,7 @@ def run_demo(store_dir: str | None, backend: str = "offline") -> int:
     for line in summary["lines"]:
         print(line)
     show_results(store)
+    show_view(store)
     revise_one_paper(store, backend)
     print("\nExplore: scholarstack status --store", store.home, "| scholarstack show ID --store", store.home)
     return 0 if summary["ok"] else 1

@@ -39,8 +39,12 @@ def strip_head(key: str) -> str:
 
 
 def offline_adjudicator(a: str, b: str, contexts: list[str]) -> tuple[bool, str]:
-    if strip_head(a) == strip_head(b):
-        return True, f"'{a}' and '{b}' differ only by a generic head noun"
+    core = strip_head(a)
+    if core == strip_head(b):
+        # "learning system" vs "learning method" share only a generic modifier: not the same object.
+        if " " in core or (len(core) <= 5 and any(c.isupper() and len(c) <= 6 for c in contexts)):
+            return True, f"'{a}' and '{b}' differ only by a generic head noun"
+        return False, f"'{a}' and '{b}' share only the generic word '{core}'; kept apart"
     if a.replace(" ", "") == b.replace(" ", ""):
         return True, f"'{a}' and '{b}' differ only in spacing"
     return False, f"'{a}' and '{b}' look alike but differ in content words; kept apart"

@@ -36,7 +36,15 @@ def extractive_answer(question: str, ranked) -> tuple[str, bool, list]:
     best = ranked[0]
     if YES_NO.match(question.strip()):
         return ("No" if NEGATION.search(best.item.text) else "Yes"), False, [best]
-    return best.item.text, False, ranked[:2]
+    # Best two pieces of evidence at distinct locators (a fact and its own sentence count once).
+    used, seen = [], set()
+    for r in ranked:
+        if not seen & set(r.item.locators):
+            used.append(r)
+            seen |= set(r.item.locators)
+        if len(used) == 2:
+            break
+    return best.item.text, False, used
 
 
 def answer_question(kb: KnowledgeBase, question: str, paper_ids: list[str], mode: str = "view", embedder=None,
