@@ -17,7 +17,7 @@ from pydantic import BaseModel, Field
 
 from ..llm.client import LLMClient, LLMOutputError
 from ..views.views import KnowledgeBase
-from .common import Statement, TaskAnswer, check_text_input, count_tokens
+from .common import Statement, TaskAnswer, check_text_input, cited_sources, count_tokens
 from .evidence import fulltext_context, paper_items, score_items, view_context
 
 NEG = re.compile(r"\b(not|no|never|cannot|fails?|failed|unable|lack|lacks|absence|neither|nor|without)\b", re.I)
@@ -89,11 +89,8 @@ def verify_claim(kb: KnowledgeBase, claim: str, paper_id: str, mode: str = "view
         except LLMOutputError as exc:
             return TaskAnswer(task="verify_claim", question=claim, answer="NOT ENOUGH INFO", mode=mode, tokens_in=tokens_in,
                               seconds=time.perf_counter() - started, extra={"error": str(exc), "quality": "Irrelevant", "rationale": []})
-        allowed = set(re.findall(r"[^\s\[\]|@,]+:\d+", context))
-        sentences = [c for c in out.rationale if c in allowed]
-        extra["invalid_citations"] = [c for c in out.rationale if c not in allowed]
-        texts = kb.store.current_sentences(sentences)
-        sources = [Statement(text=texts.get(c, ""), locators=[c]) for c in sentences]
+        sources, extra["invalid_citations"] = cited_sources(kb.store, context, out.rationale)
+        sentences = [s.locators[0] for s in sources]
         label = out.label
         quality = {"SUPPORT": "Supported", "CONTRADICT": "Topical match", "NOT ENOUGH INFO": "Irrelevant"}[label]
         interp, tokens_in, tokens_out = out.reason, usage.tokens_in or tokens_in, usage.tokens_out

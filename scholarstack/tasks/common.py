@@ -36,6 +36,18 @@ class TaskAnswer(BaseModel):
     extra: dict[str, Any] = Field(default_factory=dict)
 
 
+LOCATOR_IN_TEXT = re.compile(r"[^\s\[\]|@,]+:\d+")
+
+
+def cited_sources(store, context: str, cited: list[str]) -> tuple[list[Statement], list[str]]:
+    """A model's citations checked against the context it was given: (sources with their sentence
+    text, citations that were not in the context). Invalid ones are returned for the record, never used."""
+    allowed = set(LOCATOR_IN_TEXT.findall(context))
+    valid = [c for c in cited if c in allowed]
+    texts = store.current_sentences(valid)
+    return [Statement(text=texts.get(c, ""), locators=[c]) for c in valid], [c for c in cited if c not in allowed]
+
+
 def check_text_input(text: str, what: str, max_chars: int = 20_000) -> str:
     if not isinstance(text, str) or not text.strip():
         raise ValueError(f"empty {what}")

@@ -16,7 +16,7 @@ from pydantic import BaseModel, Field
 
 from ..llm.client import LLMClient, LLMOutputError
 from ..views.views import KnowledgeBase
-from .common import Statement, TaskAnswer, check_text_input, count_tokens
+from .common import Statement, TaskAnswer, check_text_input, cited_sources, count_tokens
 from .evidence import fulltext_context, paper_items, score_items, view_context
 
 YES_NO = re.compile(r"^(is|are|was|were|do|does|did|can|could|has|have|had|will|would|should)\b", re.I)
@@ -77,12 +77,8 @@ def answer_question(kb: KnowledgeBase, question: str, paper_ids: list[str], mode
         except LLMOutputError as exc:
             return TaskAnswer(task="qa", question=question, answer="", mode=mode, unanswerable=True, tokens_in=tokens_in,
                               seconds=time.perf_counter() - started, extra={"error": str(exc)})
-        allowed = set(re.findall(r"[^\s\[\]|@,]+:\d+", context))
-        valid = [c for c in out.citations if c in allowed]
-        extra["invalid_citations"] = [c for c in out.citations if c not in allowed]
-        texts = kb.store.current_sentences(valid)
-        sources = [Statement(text=texts.get(c, ""), locators=[c]) for c in valid]
-        text, unanswerable, interp = out.answer, out.unanswerable, out.answer if not valid else ""
+        sources, extra["invalid_citations"] = cited_sources(kb.store, context, out.citations)
+        text, unanswerable, interp = out.answer, out.unanswerable, out.answer if not sources else ""
         tokens_in, tokens_out = usage.tokens_in or tokens_in, usage.tokens_out
         extra["llm_cache_hits"] = usage.cache_hits
     if len(paper_ids) > 1:
