@@ -95,27 +95,30 @@ class StoreRetriever:
         return (query + " " + " ".join(extra[:12])).strip(), named
 
     def rank(self, query: str, k: int = 100) -> list[str]:
+        # The request as written leads; L2's alias expansion and shared entities are extra, weaker
+        # rankings, so a noisy alias can add candidates but not push the literal matches down.
         expanded, named = self.plan(query) if "L2" in self.layers else (query, [])
-        rankings = [hybrid_rank(self.corpus, expanded, self.embedder, k)]
+        rankings = [hybrid_rank(self.corpus, query, self.embedder, k)]
         weights = [1.0]
         if self.fact_bm25 is not None:
             per_paper: dict[str, float] = defaultdict(float)
-            for rank, (i, _) in enumerate(self.fact_bm25.top(expanded, 300), 1):
+            for rank, (i, _) in enumerate(self.fact_bm25.top(query, 300), 1):
                 per_paper[self.fact_papers[i]] += 1.0 / (60 + rank)
             rankings.append([p for p, _ in sorted(per_paper.items(), key=lambda kv: -kv[1])][:k])
             weights.append(1.0)
         if "L2" in self.layers and named:
+            rankings.append(hybrid_rank(self.corpus, expanded, self.embedder, k))
+            weights.append(0.5)
             counts: dict[str, int] = defaultdict(int)
             for key in named:
                 for p in self.entity_papers.get(key, ()):
                     counts[p] += 1
-            # Rare entities say more than common ones: rank by how many named entities a paper has, then rarity.
             rankings.append([p for p, _ in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))][:k])
-            weights.append(0.5)
+            weights.append(0.25)
         if "L3" in self.layers and self.syn_bm25 is not None:
-            hits = self.syn_bm25.top(expanded, 2)
+            hits = self.syn_bm25.top(query, 2)
             studies = [p for i, _ in hits for p in self.syntheses[i][1]]
             if studies:
                 rankings.append(list(dict.fromkeys(studies))[:k])
-                weights.append(0.25)
+                weights.append(0.1)
         return [d for d, _ in rrf(rankings, k=60, weights=weights)][:k]
