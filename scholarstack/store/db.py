@@ -279,15 +279,11 @@ class Store:
         return rows
 
     def objects_needing_recheck(self, ids: list[str] | None = None) -> list[dict[str, Any]]:
-        with self.connect():
-            if ids is None:
-                rows = self.query_dicts("SELECT * FROM objects WHERE lifecycle = 'needs_recheck' ORDER BY id")
-            else:
-                with self.connect() as con:
-                    self.with_id_table(con, "_rc", ids)
-                rows = self.query_dicts(
-                    "SELECT * FROM objects WHERE lifecycle = 'needs_recheck' AND id IN (SELECT id FROM _rc) ORDER BY id"
-                )
+        with self.connect() as con:
+            self.with_id_table(con, "_rc", ids or [])
+            rows = self.query_dicts(
+                "SELECT * FROM objects WHERE lifecycle = 'needs_recheck'"
+                + ("" if ids is None else " AND id IN (SELECT id FROM _rc)") + " ORDER BY id")
         for r in rows:
             r["data"] = json.loads(r["data"])
         return rows

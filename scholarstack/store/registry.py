@@ -148,7 +148,6 @@ def register_many(
         existing = store.current_rows([o.id for _, o in models])
         cited_ids = {cid for _, o in models for cid, _ in o.cited_ids()}
         cited_rows = store.current_rows(cited_ids)
-        batch_papers = {o.paper_key: o for _, o in models if isinstance(o, SourceMap)}
         locs = {loc for _, o in models for loc in o.locators()}
         known_locs = set(store.current_sentences(locs))
 
