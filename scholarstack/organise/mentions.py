@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ..models import EntityType
 
@@ -80,7 +81,13 @@ def _trim(phrase: str) -> str:
     return " ".join(words)
 
 
-def extract_mentions(text: str) -> list[Mention]:
+@lru_cache(maxsize=200_000)
+def extract_mentions(text: str) -> tuple[Mention, ...]:
+    """Cached: L2 reads every statement twice (entities, then relations)."""
+    return tuple(_extract_mentions(text))
+
+
+def _extract_mentions(text: str) -> list[Mention]:
     found: list[Mention] = []
     taken: list[tuple[int, int]] = []
 

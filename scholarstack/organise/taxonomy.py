@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from functools import lru_cache
 from pathlib import Path
 
 import yaml
@@ -49,8 +50,11 @@ def induce_taxonomy(entities: list[Entity], facts: dict[str, Fact], k: int = 8, 
     return Taxonomy(name=name, origin="induced", dimensions=[Dimension(key="method_cluster", name="Method cluster", categories=cats)])
 
 
-def _score(keyword: str, text: str) -> int:
-    return len(re.findall(r"\b" + re.escape(keyword.lower()), text))
+@lru_cache(maxsize=4096)
+def _cue_patterns(keywords: tuple[str, ...]) -> tuple[re.Pattern, re.Pattern]:
+    """One alternation per category (compiled once): its cues, and its 'declared' phrasings."""
+    alt = "|".join(re.escape(k.lower()) for k in sorted(keywords, key=len, reverse=True))
+    return re.compile(rf"\b(?:{alt})"), re.compile(DECLARED_RE.format(kw=f"(?:{alt})"))
 
 
 def assign_categories(taxonomy: Taxonomy, entities: list[Entity], facts: dict[str, Fact], run_id: str | None = None,
@@ -68,14 +72,17 @@ def assign_categories(taxonomy: Taxonomy, entities: list[Entity], facts: dict[st
             continue
         names = " ".join([e.name, *e.aliases]).lower()
         mention_facts = [facts[m.fact_id] for m in e.mentions if m.fact_id in facts][:30]
+        lowered = [f.statement.lower() for f in mention_facts]
         for dim in taxonomy.dimensions:
             scored = []
             for cat in dim.categories:
-                in_name = sum(_score(k, names) for k in cat.keywords)
-                support = [f for f in mention_facts if any(_score(k, f.statement.lower()) for k in cat.keywords)]
-                declared = in_name > 0 or any(
-                    re.search(DECLARED_RE.format(kw=re.escape(k.lower())), f.statement.lower()) for f in support for k in cat.keywords
-                )
+                if not cat.keywords:
+                    continue
+                cue, declared_re = _cue_patterns(tuple(cat.keywords))
+                in_name = len(cue.findall(names))
+                hits = [i for i, low in enumerate(lowered) if cue.search(low)]
+                support = [mention_facts[i] for i in hits]
+                declared = in_name > 0 or any(declared_re.search(lowered[i]) for i in hits)
                 score = 3 * in_name + len(support)
                 if score >= 2 and (support or mention_facts):
                     scored.append((score, cat, support or mention_facts[:1], declared))
