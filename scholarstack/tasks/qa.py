@@ -47,6 +47,24 @@ def extractive_answer(question: str, ranked) -> tuple[str, bool, list]:
     return best.item.text, False, used
 
 
+def multi_paper_context(kb: KnowledgeBase, question: str, paper_ids: list[str], ranked) -> dict:
+    """Across papers: each paper's best findings aligned by dataset/metric/conditions (never merged),
+    and registered syntheses whose declared studies cover at least two of the papers."""
+    from ..views.views import View, compare
+
+    per_paper: dict[str, list] = {}
+    for r in ranked:
+        if r.item.kind == "fact" and len(per_paper.setdefault(r.item.paper_id, [])) < 3:
+            per_paper[r.item.paper_id].append(r.item)
+    comparison = compare(View(query=question, items=[i for items in per_paper.values() for i in items]))
+    wanted = set(paper_ids)
+    syntheses = [{"id": row["id"], "topic": row["data"]["scope"]["topic"],
+                  "covers": sorted(wanted & set(row["data"]["scope"]["studies"])),
+                  "disagreements": row["data"]["disagreements"][:3], "context_differences": row["data"]["context_differences"][:3]}
+                 for row in kb.store.objects("synthesis") if len(wanted & set(row["data"]["scope"]["studies"])) >= 2]
+    return {"comparison": comparison.model_dump(mode="json"), "syntheses": syntheses[:5]}
+
+
 def answer_question(kb: KnowledgeBase, question: str, paper_ids: list[str], mode: str = "view", embedder=None,
                     client: LLMClient | None = None, budget: int = 4000) -> TaskAnswer:
     question = check_text_input(question, "question", 2000)
@@ -82,6 +100,7 @@ def answer_question(kb: KnowledgeBase, question: str, paper_ids: list[str], mode
         tokens_in, tokens_out = usage.tokens_in or tokens_in, usage.tokens_out
         extra["llm_cache_hits"] = usage.cache_hits
     if len(paper_ids) > 1:
+        extra |= multi_paper_context(kb, question, paper_ids, ranked)
         extra["papers"] = sorted({s.locators[0].rsplit(":", 1)[0] for s in sources if s.locators})
     return TaskAnswer(task="qa", question=question, answer=text, mode=mode, sources_state=sources, interpretation=interp,
                       unanswerable=unanswerable, tokens_in=tokens_in, tokens_out=tokens_out,

@@ -108,3 +108,13 @@ def test_unknown_paper_is_a_clear_error(store):
     ingest_paths(store, [SAMPLE_DIR / "N18-3011.tei.xml"])
     with pytest.raises(LookupError, match="unknown paper id"):
         compile_store(str(store.home), papers=["nope"], progress=False)
+
+
+def test_task_answers_asset(compiled_sample):
+    from dagster import DagsterInstance
+
+    res = materialize([*ASSETS, *CHECKS], selection=["task_answers"], instance=DagsterInstance.ephemeral(),
+                      resources=local_resources(str(compiled_sample), embedder="tfidf"), run_config=QUIET)
+    assert res.success
+    meta = {k: getattr(v, "value", v) for ev in res.get_asset_materialization_events() for k, v in ev.materialization.metadata.items()}
+    assert meta["answers"] == 12 and meta["view_tokens"] < meta["fulltext_tokens"]

@@ -35,6 +35,9 @@ def test_single_paper_qa_cites_the_paper(kb):
 def test_multi_paper_qa_keeps_paper_identity(kb):
     ans = answer_question(kb, "How does the tagger handle unknown words?", ["A00-1031", "A92-1018"])
     assert set(ans.extra["papers"]) <= {"A00-1031", "A92-1018"}
+    rows = ans.extra["comparison"]["rows"]
+    assert rows and {r["paper"] for r in rows} <= {"A00-1031", "A92-1018"}  # findings keep their paper identity
+    assert ans.extra["syntheses"] and all(set(s["covers"]) == {"A00-1031", "A92-1018"} for s in ans.extra["syntheses"])
 
 
 def test_claim_verification(kb):
