@@ -17,6 +17,7 @@ from assets.l3 import l3_syntheses  # noqa: E402
 from assets.metrics import benchmark_results, eval_report  # noqa: E402
 from assets.recheck import store_recheck  # noqa: E402
 from assets.source_maps import source_maps  # noqa: E402
+from assets.search import literature_search  # noqa: E402
 from assets.sources import paper_sources  # noqa: E402
 from assets.tasks import task_answers  # noqa: E402
 from expectations.checks import CHECKS  # noqa: E402
@@ -28,7 +29,7 @@ __all__ = ["ASSETS", "CHECKS", "defs"]
 from .sensors import refresh_sources_schedule, watched_folder_sensor  # noqa: E402
 
 ASSETS = [paper_sources, source_maps, l1_facts, l2_organisation, l3_syntheses, store_recheck, vector_index,
-          benchmark_results, eval_report, idea_critic, idea_episodes, task_answers]
+          benchmark_results, eval_report, idea_critic, idea_episodes, task_answers, literature_search]
 
 defs = Definitions(
     assets=ASSETS,

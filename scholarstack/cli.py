@@ -274,9 +274,15 @@ def cmd_search(args: argparse.Namespace) -> int:
            "provider_calls": res.provider_calls, "results": [
                {"id": c.paper.id, "provider": c.paper.provider, "title": c.paper.title, "year": c.paper.year, "depth": c.depth,
                 "found_by": c.found_by, "score": round(c.score, 4), "ids": c.paper.ids} for c in top]}
+    if args.ingest:  # hand the found papers to ingestion; `scholarstack compile` then compiles them
+        from .ingest.catalog import ingest_records
+
+        out["ingested"] = ingest_records(store, [c.paper.to_record() for c in top])["paper_ids"]
     if args.json:
         _print_json(out)
         return 0
+    if args.ingest:
+        print(f"ingested {len(out['ingested'])} papers into {store.home}; run `scholarstack compile --store {store.home}`")
     print(f"queries ({res.query_origin}): " + "; ".join(res.queries))
     print(f"candidates by depth: {res.depth_counts}; provider calls: {res.provider_calls}")
     for i, c in enumerate(top, 1):
@@ -407,6 +413,7 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--budget", type=int, default=200)
     sp.add_argument("--k", type=int, default=20)
     sp.add_argument("--citing", action="store_true", help="also expand along citing papers")
+    sp.add_argument("--ingest", action="store_true", help="ingest the top-k papers found into the store")
     sp.add_argument("--reranker", choices=["embedding", "lexical", "debate", "ensemble"], default="embedding")
     sp.add_argument("--providers", nargs="+", default=["local"], help="local arxiv openalex s2 (web providers need a network)")
     sp.add_argument("--embedder", choices=["minilm", "tfidf"], default="minilm")

@@ -24,6 +24,7 @@ class PaperMeta(BaseModel):
     year: int | None = None
     ids: dict[str, str] = Field(default_factory=dict, description="doi, arxiv, openalex, s2")
     references: list[str] = Field(default_factory=list, description="provider ids of referenced works")
+    bibliography: list[str] = Field(default_factory=list, description="raw bibliography entries, when the text is at hand")
 
     def to_record(self) -> PaperRecord:
         pid = safe_paper_id(f"{self.provider}-{self.id.rsplit('/', 1)[-1]}")

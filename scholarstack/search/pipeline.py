@@ -69,6 +69,7 @@ class SearchResult:
     candidates: list[Candidate]
     depth_counts: dict[int, int]
     provider_calls: dict[str, int]
+    bibliography_resolved: dict[str, tuple[int, int]] = field(default_factory=dict)
 
     def ranked_ids(self) -> list[str]:
         return [c.paper.id for c in self.candidates]
@@ -102,6 +103,7 @@ async def deep_search(text: str, providers: list, depth: int = 1, budget: int = 
     ident = IdentityIndex()
     cands: dict[str, Candidate] = {}
     frontier: list[str] = []
+    bib_resolved: dict[str, tuple[int, int]] = {}
     # Phase 1: keyword search on every provider, each query in that provider's syntax.
     searches = [(p, q) for p in providers for q in queries]
     results = await _gather_limited([p.search(query_for(p.name, q), per_query) for p, q in searches], 8)
@@ -121,6 +123,12 @@ async def deep_search(text: str, providers: list, depth: int = 1, budget: int = 
         for parent in frontier:
             prov = next((p for p in providers if p.name == cands[parent].paper.provider), providers[0])
             refs = cands[parent].paper.references
+            if not refs and cands[parent].paper.bibliography:  # no reference list: resolve the bibliography's entries
+                from .bibliography import resolve_entries
+
+                resolved = await resolve_entries(cands[parent].paper.bibliography, prov)
+                refs = [m.id for _, m, _ in resolved if m is not None]
+                bib_resolved[parent] = (len(refs), len(resolved))
             metas = await _gather_limited([prov.get(r) for r in refs], 8)
             if citing and hasattr(prov, "citing"):
                 cited_by = await prov.citing(cands[parent].paper.id)
@@ -139,4 +147,4 @@ async def deep_search(text: str, providers: list, depth: int = 1, budget: int = 
     for c in cands.values():
         depth_counts[c.depth] = depth_counts.get(c.depth, 0) + 1
     calls = {p.name: getattr(p, "calls", getattr(getattr(p, "http", None), "calls", 0)) for p in providers}
-    return SearchResult(queries, origin, list(cands.values()), depth_counts, calls)
+    return SearchResult(queries, origin, list(cands.values()), depth_counts, calls, bib_resolved)

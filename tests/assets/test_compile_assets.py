@@ -118,3 +118,14 @@ def test_task_answers_asset(compiled_sample):
     assert res.success
     meta = {k: getattr(v, "value", v) for ev in res.get_asset_materialization_events() for k, v in ev.materialization.metadata.items()}
     assert meta["answers"] == 12 and meta["view_tokens"] < meta["fulltext_tokens"]
+
+
+def test_literature_search_asset(tmp_path):
+    need_shared("acl_scisummnet", "citances_dev.jsonl")
+    from dagster import DagsterInstance
+
+    res = materialize(ASSETS, selection=["literature_search"], partition_key="P10-1142", instance=DagsterInstance.ephemeral(),
+                      resources=local_resources(str(tmp_path / "store"), embedder="tfidf"), run_config=QUIET)
+    assert res.success
+    meta = {k: getattr(v, "value", v) for ev in res.get_asset_materialization_events() for k, v in ev.materialization.metadata.items()}
+    assert meta["references"] == 11 and meta["candidates"] > 50 and 0 <= meta["recall@50"] <= 1

@@ -113,3 +113,29 @@ def test_debate_reranker_with_local_llm(llm_server, tmp_path):
     scores = debate.score("markov tagging", res.candidates)
     assert all(0 <= s <= 100 for s in scores.values())
     assert len(scores) + debate.failures == len(res.candidates)  # every call accounted for
+
+
+def test_bibliography_parsing_and_resolution():
+    from scholarstack.search.bibliography import parse_entry, resolve_entries
+
+    assert parse_entry("Thorsten Brants. 2000. TnT - A Statistical Part-of-Speech Tagger. In Proceedings of ANLP.") == (
+        "TnT - A Statistical Part-of-Speech Tagger", ["Thorsten", "Brants"])
+    assert parse_entry("T. Alazard, O. Lazar, and Q. H. Nguyen. On the dynamics of the roots of polynomials under "
+                       "differentiation. Journal de Mathématiques Pures et Appliquées, 162:1–22, 2022.")[0] == (
+        "On the dynamics of the roots of polynomials under differentiation")
+    assert parse_entry('D. Cutting et al., "A practical part-of-speech tagger," in Proc. ANLP, 1992.')[0] == "A practical part-of-speech tagger"
+    need_shared("acl_scisummnet", "papers.jsonl.gz")
+    acl = LocalProvider.acl()
+    entries = ["Thorsten Brants. 2000. TnT - A Statistical Part-Of-Speech Tagger. In Proc. of ANLP.",
+               "Eric Brill. 1992. A Simple Rule-Based Part Of Speech Tagger. In Proc. of ANLP.",
+               "Nobody Real. 2031. Quantum gravity for dolphins in the deep sea. Imaginary Journal."]
+    got = asyncio.run(resolve_entries(entries, acl))
+    assert [m.id if m else None for _, m, _ in got] == ["A00-1031", "A92-1021", None]
+
+
+def test_expansion_resolves_a_bibliography_when_references_are_missing():
+    p = toy()
+    p.papers["a"].references = []
+    p.papers["a"].bibliography = ["X. Writer. 1999. beta smoothing for taggers. In Proc."]
+    res = asyncio.run(deep_search("alpha", [p], depth=1, queries=["alpha"]))
+    assert {c.paper.id for c in res.candidates} == {"a", "b"} and res.bibliography_resolved == {"local:a": (1, 1)}
