@@ -8,7 +8,6 @@ results as payload. Relations with the same endpoints and type are merged, keepi
 from __future__ import annotations
 
 import re
-from collections import defaultdict
 
 from ..models import Entity, EntityType, Fact, FactType, Provenance, Relation, RelationType
 from .entities import normalise
@@ -71,11 +70,4 @@ def extract_relations(facts: list[Fact], lookup: dict[str, Entity], run_id: str 
         payload = dict(slot["payload"]) | {"reports": str(len(slot["facts"]))}
         out.append(Relation(source_id=src, target_id=dst, type=rtype, payload=payload,
                             anchoring_facts=sorted(slot["facts"])[:MAX_ANCHORS], provenance=prov))
-    return out
-
-
-def group_by_source(relations: list[Relation]) -> dict[str, list[Relation]]:
-    out: dict[str, list[Relation]] = defaultdict(list)
-    for r in relations:
-        out[r.source_id].append(r)
     return out

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from collections import defaultdict
 from functools import lru_cache
 from pathlib import Path
 
@@ -109,10 +108,3 @@ def assign_categories(taxonomy: Taxonomy, entities: list[Entity], facts: dict[st
 
 def category_index(taxonomy: Taxonomy) -> dict[str, tuple[Dimension, Category]]:
     return {f"{taxonomy.id}/{d.key}/{c.key}": (d, c) for d in taxonomy.dimensions for c in d.categories}
-
-
-def members(assignments: list[Assignment]) -> dict[str, list[Assignment]]:
-    out: dict[str, list[Assignment]] = defaultdict(list)
-    for a in assignments:
-        out[a.category_id].append(a)
-    return out

@@ -56,9 +56,6 @@ CREATE TABLE IF NOT EXISTS eval_results (
     system VARCHAR, metric VARCHAR, value DOUBLE, n INTEGER, code_version VARCHAR, data_version VARCHAR,
     ts TIMESTAMP, config VARCHAR
 );
-CREATE TABLE IF NOT EXISTS runs (
-    run_id VARCHAR, asset VARCHAR, partition_key VARCHAR, ts TIMESTAMP, metadata VARCHAR
-);
 """
 
 OBJECT_COLUMNS = [
@@ -331,10 +328,3 @@ class Store:
         return self.query_dicts(
             "SELECT ts, run_id, kind, candidate_id, reason, producer FROM rejections ORDER BY ts DESC LIMIT ?", [limit]
         )
-
-    def record_run(self, run_id: str, asset: str, partition_key: str | None, metadata: dict[str, Any]) -> None:
-        with self.transaction() as con:
-            sql(con, 
-                "INSERT INTO runs VALUES (?, ?, ?, now(), ?)",
-                [run_id, asset, partition_key, json.dumps(metadata, default=str)],
-            )
