@@ -154,7 +154,7 @@ class GraphCritic:
                 loss = torch.stack(losses).mean()
                 loss.backward()
                 opt.step()
-                total += float(loss) * len(losses)
+                total += float(loss.detach()) * len(losses)
                 count += len(losses)
             history[f"epoch_{epoch}"] = round(total / max(1, count), 4)
         return history
