@@ -82,7 +82,8 @@ def compile_store(store_home: str | None, backend: str = "offline", papers: list
     started = time.perf_counter()
     order = instance.get_dynamic_partitions(paper_partitions.name)
     # papers=None: all ingested papers; papers=[]: none (organise only).
-    targets = [p for p in order if p in set(papers)] if papers is not None else [p for p in order if p in set(known)]
+    wanted = set(papers) if papers is not None else set(known)
+    targets = [p for p in order if p in wanted]
     # One run per contiguous range of requested partitions (all papers: one run).
     ranges, cur = [], []
     pos = {p: i for i, p in enumerate(order)}

@@ -53,17 +53,16 @@ class HeuristicTeacher:
         d_before = deficits(before)
         dominant = max(d_before, key=d_before.get)
         best, best_key = next(a for a in slate if a.kind == "skip"), (0.0, 0.0)
-        for a in slate:
-            if a.kind == "skip":
-                continue
-            after = simulate(graph, a)
+        simulated = {i: simulate(graph, a) for i, a in enumerate(slate) if a.kind != "skip"}  # each candidate once
+        for i, after in simulated.items():
+            a = slate[i]
             gain = d_before[dominant] - deficits(after)[dominant]
             dm = after["maturity"] - before["maturity"]
             key = (round(gain, 6), round(dm, 6))
             if dm >= -1e-9 and key > best_key:
                 best, best_key = a, key
         if best.kind == "skip":  # nothing helps the dominant deficit: take the best maturity gain
-            gains = [(simulate(graph, a)["maturity"] - before["maturity"], i) for i, a in enumerate(slate) if a.kind != "skip"]
+            gains = [(after["maturity"] - before["maturity"], i) for i, after in simulated.items()]
             if gains and max(gains)[0] > 1e-9:
                 best = slate[max(gains)[1]]
         return best
