@@ -35,12 +35,24 @@ class MiniLMEmbedder:
     name = "minilm"
     dim = 384
 
+    CACHE_SIZE = 50_000  # ~75 MB: a paper's sentences are scored against many questions in a row
+
+    def __init__(self) -> None:
+        self._cache: dict[str, np.ndarray] = {}
+
     def encode(self, texts: list[str], batch_size: int = 64, progress: bool = False) -> np.ndarray:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
-        vecs = _minilm().encode(texts, batch_size=batch_size, show_progress_bar=progress, convert_to_numpy=True,
-                                normalize_embeddings=True)
-        return _unit(vecs)
+        known = {t: self._cache[t] for t in texts if t in self._cache}
+        todo = list(dict.fromkeys(t for t in texts if t not in known))
+        if todo:
+            vecs = _unit(_minilm().encode(todo, batch_size=batch_size, show_progress_bar=progress, convert_to_numpy=True,
+                                          normalize_embeddings=True))
+            known.update(zip(todo, vecs))
+            if len(self._cache) + len(todo) > self.CACHE_SIZE:
+                self._cache.clear()
+            self._cache.update(zip(todo, vecs))
+        return np.stack([known[t] for t in texts])
 
 
 class TfidfSvdEmbedder:
