@@ -6,9 +6,10 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
-from dagster import AssetExecutionContext, MetadataValue
+from dagster import AssetExecutionContext, Failure, MetadataValue
 
 from scholarstack.llm.usage import Usage
+from scholarstack.store import StoreError
 
 
 def run_id(context: AssetExecutionContext) -> str:
@@ -28,11 +29,19 @@ def over_partitions(context: AssetExecutionContext, step: Callable[[str], dict[s
     statuses: Counter = Counter()
     problems: list[str] = []
     usage = Usage()
+    failed: list[str] = []
     for key in tqdm(keys, desc=label, unit="paper", disable=not progress, file=sys.stderr, leave=False):
-        out = step(key)
+        try:
+            out = step(key)
+        except StoreError:  # the store itself is unusable (busy, disk full): stop, nothing half-written
+            raise
+        except Exception as exc:  # one paper's fault must not stop the others; it is reported below
+            out = {"status": "failed", "reason": f"{type(exc).__name__}: {' '.join(str(exc).split())[:300]}"}
         statuses[out.get("status", "ok")] += 1
-        if out.get("status") in ("rejected", "skipped"):
-            problems.append(f"{key}: {out.get('reason', '')}"[:300])
+        if out.get("status") in ("rejected", "skipped", "failed", "partial"):
+            problems.append(f"{key}: {out.get('reason', '') or out.get('status')}"[:300])
+        if out.get("status") == "failed":
+            failed.append(f"{key}: {out.get('reason', '')}"[:400])
         for k, v in out.items():
             if k.startswith("llm_"):
                 setattr(usage, k[4:], getattr(usage, k[4:]) + v)
@@ -43,6 +52,9 @@ def over_partitions(context: AssetExecutionContext, step: Callable[[str], dict[s
     if problems:
         meta["problems"] = MetadataValue.md("\n".join(f"- {p}" for p in problems[:50]))
     context.log.info(f"{label}: {len(keys)} papers, {dict(statuses)}")
+    if failed:  # the step fails (the run exits non-zero) after every other paper was done
+        raise Failure(description=f"{label}: {len(failed)} of {len(keys)} papers failed; first: {failed[0]}",
+                      metadata=clean_metadata(meta))
     return meta
 
 

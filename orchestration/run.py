@@ -36,12 +36,30 @@ def instance_for(store_home: Path):
 
 
 def _metadata(result, key: str) -> dict[str, Any]:
+    """An asset's metadata from its materialization, or from its step's Failure when it failed."""
     out = {}
     for ev in result.get_asset_materialization_events():
         if ev.asset_key.to_user_string() == key:
             for k, v in ev.materialization.metadata.items():
                 out[k] = getattr(v, "value", v)
+    if not out:
+        for ev in result.all_events:
+            data = getattr(ev.event_specific_data, "user_failure_data", None)
+            if ev.event_type_value == "STEP_FAILURE" and ev.step_key == key and data is not None:
+                out = {k: getattr(v, "value", v) for k, v in (data.metadata or {}).items()}
     return out
+
+
+def _sum_metadata(parts: list[dict[str, Any]]) -> dict[str, Any]:
+    """Numbers added over the runs of several partition ranges (so every range is counted)."""
+    total: dict[str, Any] = {}
+    for part in parts:
+        for k, v in part.items():
+            if isinstance(v, (int, float)) and not isinstance(v, bool):
+                total[k] = total.get(k, 0) + v
+            else:
+                total.setdefault(k, v)
+    return total
 
 
 def _checks(result) -> list[str]:
@@ -101,13 +119,15 @@ def compile_store(store_home: str | None, backend: str = "offline", papers: list
         summary.setdefault("source_maps", []).append(_metadata(res, "source_maps"))
         summary.setdefault("l1_facts", []).append(_metadata(res, "l1_facts"))
         lines += _checks(res)
-    sm = summary.get("source_maps", [{}])[-1]
-    l1 = summary.get("l1_facts", [{}])[-1]
+    sm = _sum_metadata(summary.get("source_maps", []))
+    l1 = _sum_metadata(summary.get("l1_facts", []))
+    summary["source_maps"], summary["l1_facts"] = sm, l1
     lines.insert(0, f"source maps: {sm.get('papers', 0)} papers, {sm.get('sentences', 0)} sentences; "
-                    f"rejected {sm.get('status_rejected', 0)}")
+                    f"rejected {sm.get('status_rejected', 0)}, failed {sm.get('status_failed', 0)}")
     lines.insert(1, f"L1 facts ({backend}): {l1.get('facts', 0)} facts ({l1.get('new', 0)} new, {l1.get('revised', 0)} revised, "
                     f"{l1.get('reused', 0)} reused, {l1.get('withdrawn', 0)} withdrawn, {l1.get('rejected', 0)} rejected); "
-                    f"LLM calls {l1.get('llm_calls', 0)}, cache hits {l1.get('llm_cache_hits', 0)}, tokens {l1.get('llm_tokens_in', 0)}/{l1.get('llm_tokens_out', 0)}")
+                    f"LLM calls {l1.get('llm_calls', 0)}, cache hits {l1.get('llm_cache_hits', 0)}, tokens {l1.get('llm_tokens_in', 0)}/{l1.get('llm_tokens_out', 0)}; "
+                    f"papers failed {l1.get('status_failed', 0)} (their facts kept), partial {l1.get('status_partial', 0)}")
     if organise:
         res = materialize([*ASSETS, *CHECKS], selection=["l2_organisation", "l3_syntheses", "store_recheck"] + (["vector_index"] if index else []),
                           instance=instance, resources=resources, run_config=QUIET, raise_on_error=False)

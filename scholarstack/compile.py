@@ -9,8 +9,11 @@ from collections import Counter
 from pathlib import Path
 from typing import Any, Protocol
 
+from pydantic import ValidationError
+
 from .ingest.catalog import raw_record
 from .ingest.records import EmptyPaperError, to_source_map
+from .llm.client import LLMUnavailableError
 from .llm.usage import Usage
 from .models import Assignment, Entity, Fact, Relation, Sentence, SourceMap, Taxonomy
 from .organise.entities import Adjudicator, build_entities, entity_lookup
@@ -32,18 +35,25 @@ def load_source_map(store: Store, paper_id: str) -> SourceMap:
     if row is None or row["kind"] != "paper":
         raise LookupError(f"paper {paper_id!r} has no source map in {store.home}; materialise source_maps first")
     data = {k: v for k, v in row["data"].items() if k not in ("kind", "n_sentences")}
-    sents = [Sentence(sid=s["sid"], text=s["text"], section=s["section"], start=s["start_char"], end=s["end_char"])
+    sents = [Sentence(sid=s["sid"], text=s["text"], section=s["section"], start=s["start_char"], end=s["end_char"], kind=s["kind"])
              for s in store.paper_sentences(paper_id)]
     return SourceMap.model_validate(data | {"sentences": sents})
+
+
+def _previous_sentences(store: Store, paper_id: str) -> tuple[list[Sentence], int]:
+    rows = store.paper_sentences(paper_id)
+    prev = [Sentence(sid=s["sid"], text=s["text"], section=s["section"], start=s["start_char"], end=s["end_char"]) for s in rows]
+    return prev, (store.next_free_sid(paper_id) if rows else 0)
 
 
 def compile_source_map(store: Store, paper_id: str, run_id: str, validator: BatchValidator | None = None) -> dict[str, Any]:
     record = raw_record(store, paper_id)
     try:
-        sm = to_source_map(record)
-    except EmptyPaperError as exc:
-        store.add_rejections([(run_id, paper_id, "paper", str(exc), "compile.source_map", json.dumps({"source": record.source}))])
-        return {"paper_id": paper_id, "status": "rejected", "reason": str(exc), "sentences": 0}
+        sm = to_source_map(record, *_previous_sentences(store, paper_id))
+    except (EmptyPaperError, ValidationError, ValueError) as exc:  # a malformed record is rejected alone
+        reason = str(exc) if isinstance(exc, EmptyPaperError) else f"{record.source}: malformed paper record: {' '.join(str(exc).split())[:300]}"
+        store.add_rejections([(run_id, paper_id, "paper", reason, "compile.source_map", json.dumps({"source": record.source}))])
+        return {"paper_id": paper_id, "status": "rejected", "reason": reason, "sentences": 0}
     report = register_many(store, [sm], run_id=run_id, validator=validator, producer="compile.source_map")
     out = report.outcomes[0]
     return {"paper_id": paper_id, "status": out.status, "version": out.version, "reason": out.reason,
@@ -55,14 +65,23 @@ def compile_facts(store: Store, paper_id: str, extractor: Extractor, run_id: str
         sm = load_source_map(store, paper_id)
     except LookupError as exc:
         return {"paper_id": paper_id, "status": "skipped", "reason": str(exc), "facts": 0}
-    result = extractor.extract(sm, run_id)
+    try:
+        result = extractor.extract(sm, run_id)
+    except LLMUnavailableError as exc:
+        # An outage is not an empty paper: nothing is registered and nothing is withdrawn.
+        reason = f"{paper_id}: extraction failed, the paper's facts are kept as they were: {exc}"
+        store.add_rejections([(run_id, paper_id, "paper_run", reason, f"extract.{extractor.backend}", "")])
+        return {"paper_id": paper_id, "status": "failed", "reason": reason, "facts": 0, **exc.usage.as_metadata()}
     report = register_many(store, result.facts, run_id=run_id, validator=validator, producer=f"extract.{extractor.backend}")
     if result.rejections:
         store.add_rejections([(run_id, cid, "fact", reason, f"extract.{extractor.backend}", data) for cid, reason, data in result.rejections])
-    withdrawn = withdraw_missing(store, "fact", report.accepted_ids, paper_id=paper_id,
-                                 reason=f"not extracted from the current version of {paper_id}", run_id=run_id)
+    withdrawn = 0
+    if result.complete:  # a partial extraction (some windows failed) never withdraws what it did not reach
+        withdrawn = withdraw_missing(store, "fact", report.accepted_ids, paper_id=paper_id,
+                                     reason=f"not extracted from the current version of {paper_id}", run_id=run_id)
     return {
-        **report.summary(), "paper_id": paper_id, "status": "ok", "facts": len(report.accepted_ids), "withdrawn": withdrawn,
+        **report.summary(), "paper_id": paper_id, "status": "ok" if result.complete else "partial",
+        "facts": len(report.accepted_ids), "withdrawn": withdrawn, "failed_windows": result.failed_windows,
         "rejected": len(report.rejected) + len(result.rejections),  # the gate's and the extractor's
         "types": dict(Counter(f.type.value for f in result.facts)),
         "verification": dict(Counter(f.verification.value for f in result.facts)), **result.usage.as_metadata(),

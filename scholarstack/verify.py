@@ -82,6 +82,44 @@ def _mentions(names: set[str], text: str) -> bool:
     return any(re.search(r"(?<!\w)" + re.escape(n) + r"(?!\w)", low) for n in names if n)
 
 
+CITE_RE = re.compile(r"\[[^\]]*\]")
+NUMBER_RE = re.compile(r"\d+(?:\.\d+)?")
+
+
+def basis_text(obj: ResearchObject | None) -> str:
+    if obj is None:
+        return ""
+    if isinstance(obj, Fact):
+        return f"{obj.subject} {obj.statement} " + " ".join(q.text for q in obj.quantities)
+    if isinstance(obj, Entity):
+        return " ".join([obj.name, *obj.aliases])
+    if isinstance(obj, Assignment):
+        return f"{obj.category_id.replace('/', ' ')} {obj.rationale}"
+    return obj.label()
+
+
+def verify_account(obj: Synthesis, ctx) -> tuple[Verification, str]:
+    """Is the account written from its basis? Every number must occur in a basis object and most
+    content words too. Passing is never `passed`: a synthesis never inherits verification."""
+    cited = [ctx.object(b.object_id) for b in obj.basis]
+    pool = " ".join(basis_text(c) for c in cited)
+    for c in cited:  # an assignment speaks through its entity and supporting facts
+        if isinstance(c, Assignment):
+            pool += " " + basis_text(ctx.object(c.entity_id)) + " " + " ".join(basis_text(ctx.object(f)) for f in c.supporting_facts)
+    account = CITE_RE.sub(" ", obj.account)
+    scope_words = " ".join([obj.scope.topic, *obj.scope.conditions])
+    missing_numbers = sorted(set(NUMBER_RE.findall(account)) - set(NUMBER_RE.findall(pool + " " + scope_words)))
+    ov = overlap(account, pool + " " + scope_words)
+    problems = []
+    if missing_numbers:
+        problems.append(f"number(s) not in the basis: {', '.join(missing_numbers[:5])}")
+    if ov < 0.6:
+        problems.append(f"only {ov:.0%} of the account's content words occur in its basis")
+    if problems:
+        return Verification.failed, "account not supported by its basis: " + "; ".join(problems)
+    return Verification.unverified, f"account consistent with its basis ({ov:.0%} content overlap); awaits semantic review"
+
+
 def default_verifier(obj: ResearchObject, ctx) -> tuple[Verification, str]:
     """Used by recheck(); `ctx` is a registry.RecheckContext."""
     if isinstance(obj, Fact):
@@ -99,6 +137,6 @@ def default_verifier(obj: ResearchObject, ctx) -> tuple[Verification, str]:
             return Verification.passed, "an anchoring fact names both endpoints"
         return Verification.unresolved, "no anchoring fact names both endpoints"
     if isinstance(obj, Synthesis):
-        # A synthesis never inherits verification from its basis: resolution is checked, review is separate.
-        return Verification.unverified, "basis resolves; account awaits semantic review"
-    return Verification.passed, "references resolve"
+        # A synthesis never inherits verification from its basis: at best it is consistent with it.
+        return verify_account(obj, ctx)
+    return Verification.unverified, "references resolve; no semantic check for this kind"

@@ -26,6 +26,11 @@ class ExtractionResult:
     facts: list[Fact] = field(default_factory=list)
     rejections: list[tuple[str, str, str]] = field(default_factory=list)  # (candidate id, reason, data)
     usage: Usage = field(default_factory=Usage)
+    failed_windows: int = 0  # windows whose output never validated: the extraction is incomplete
+
+    @property
+    def complete(self) -> bool:
+        return self.failed_windows == 0
 
 
 class OfflineExtractor:
@@ -81,7 +86,7 @@ class LLMExtractor:
 
     def extract(self, sm: SourceMap, run_id: str | None = None) -> ExtractionResult:
         result = ExtractionResult()
-        body = [(s.sid, s.text) for s in sm.sentences if not SKIP_SECTIONS.search(s.section or "")]
+        body = [(s.sid, s.text) for s in sm.sentences if not SKIP_SECTIONS.search(s.section or "") and s.kind == "prose"]
         windows = [body[i:i + self.window] for i in range(0, len(body), self.window)]
         if self.max_windows is not None:
             windows = windows[: self.max_windows]
@@ -89,7 +94,8 @@ class LLMExtractor:
             prompt = build_prompt(sm, window)
             try:
                 out, usage = self.client.structured(prompt, LLMFacts, system=SYSTEM)
-            except LLMOutputError as exc:
+            except LLMOutputError as exc:  # an outage (LLMUnavailableError) propagates: nothing is registered
+                result.failed_windows += 1
                 result.usage.add(exc.usage)
                 result.rejections.append((f"{sm.paper_key}:{window[0][0]}-{window[-1][0]}", f"invalid LLM output: {exc}", prompt[:2000]))
                 continue

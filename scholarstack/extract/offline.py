@@ -161,7 +161,7 @@ def extract_facts(sm: SourceMap, run_id: str | None = None) -> list[Fact]:
     facts: list[Fact] = []
     prov = Provenance(producer="extract.offline", backend="offline", run_id=run_id)
     for s in sm.sentences:
-        if SKIP_SECTIONS.search(s.section or ""):
+        if SKIP_SECTIONS.search(s.section or "") or s.kind != "prose":
             continue
         ftype = classify(s.text)
         if ftype is None:

@@ -44,12 +44,15 @@ def safe_paper_id(raw: str) -> str:
     return pid
 
 
-def to_source_map(record: PaperRecord) -> SourceMap:
+def to_source_map(record: PaperRecord, previous: list[Sentence] | None = None, next_free: int = 0) -> SourceMap:
     """Flatten sections into sentences with locators and character spans in the flat text.
 
     Pre-segmented corpora keep their own sentence ids (so gold annotations line up); raw text is
-    segmented here and numbered from 1 (0 is the title).
+    segmented here and numbered from 1 (0 is the title). When the paper had a version before
+    (`previous`, its current sentences), segmented sentences keep the ids of the sentences they
+    continue (see `carry_sids`), so an edit elsewhere in the paper never moves a locator.
     """
+    from .hygiene import sentence_kind
     from .segment import split_sentences
 
     sentences: list[Sentence] = []
@@ -74,8 +77,12 @@ def to_source_map(record: PaperRecord) -> SourceMap:
                 sid = next_sid
             used.add(sid)
             next_sid = max(next_sid, sid + 1)
-            sentences.append(Sentence(sid=sid, text=text, section=name, start=offset, end=offset + len(text)))
+            sentences.append(Sentence(sid=sid, text=text, section=name, start=offset, end=offset + len(text),
+                                      kind=sentence_kind(text)))
             offset += len(text) + 1
+    segmented = not any(sec.sentences for sec in parts)
+    if previous and segmented:
+        sentences = carry_sids(previous, sentences, next_free)
     body = [s for s in sentences if s.section != "title"]
     if not body:
         raise EmptyPaperError(f"{record.source}: the paper has no text (no sentences after parsing)")
@@ -87,3 +94,34 @@ def to_source_map(record: PaperRecord) -> SourceMap:
         content_hash_raw=record.content_hash(),
         sentences=sentences,
     )
+
+
+def carry_sids(previous: list[Sentence], current: list[Sentence], next_free: int) -> list[Sentence]:
+    """Give each sentence of a new version the id of the old sentence it continues.
+
+    Sentences are aligned in reading order (difflib over their texts): an unchanged sentence keeps
+    its id; an edited one (same place, similar text) keeps its id too, so facts on it are revised,
+    not orphaned; an inserted sentence gets an id never used before in this paper (`next_free` and
+    up), so an old locator never resolves to other text. Positions (start, end) give reading order.
+    """
+    from difflib import SequenceMatcher
+
+    old = sorted((s for s in previous if s.sid != 0), key=lambda s: s.start)  # the title is always sid 0
+    body = [s for s in current if s.sid != 0]
+    new_sids: list[int | None] = [None] * len(body)
+    matcher = SequenceMatcher(None, [s.text for s in old], [s.text for s in body], autojunk=False)
+    for op, i1, i2, j1, j2 in matcher.get_opcodes():  # each old sentence lands in at most one opcode
+        if op == "equal":
+            for k in range(i2 - i1):
+                new_sids[j1 + k] = old[i1 + k].sid
+        elif op == "replace":
+            for k in range(min(i2 - i1, j2 - j1)):
+                if SequenceMatcher(None, old[i1 + k].text, body[j1 + k].text, autojunk=False).ratio() >= 0.6:
+                    new_sids[j1 + k] = old[i1 + k].sid
+    fresh = max([next_free, 1, *(s.sid + 1 for s in previous)])
+    out = [s for s in current if s.sid == 0]
+    for sent, sid in zip(body, new_sids):
+        if sid is None:
+            sid, fresh = fresh, fresh + 1
+        out.append(sent.model_copy(update={"sid": sid}))
+    return out

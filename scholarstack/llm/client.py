@@ -3,6 +3,8 @@
 instructor over any OpenAI-compatible endpoint. Every call is cached on disk under a hash of
 backend, model, prompt and schema, so re-materialising is free and runs are reproducible.
 Output that stays invalid after the retries raises LLMOutputError; callers record it as failed.
+An endpoint that cannot be reached (refused, timed out, 5xx, auth) raises LLMUnavailableError: an
+outage is an error to report, never an empty answer, and never a reason to withdraw data.
 """
 
 from __future__ import annotations
@@ -24,6 +26,35 @@ class LLMOutputError(RuntimeError):
     """The model's output did not validate against the schema after all retries."""
 
     usage: Usage = Usage()
+
+
+class LLMUnavailableError(RuntimeError):
+    """The endpoint could not be reached or refused to serve: the call was not answered at all."""
+
+    usage: Usage = Usage()
+
+
+def _is_outage(exc: BaseException) -> bool:
+    """Walk the cause chain (instructor wraps openai's errors) for a transport or server failure."""
+    import openai
+
+    seen: set[int] = set()
+    stack: list[BaseException | None] = [exc]
+    while stack:
+        e = stack.pop()
+        if e is None or id(e) in seen:
+            continue
+        seen.add(id(e))
+        if isinstance(e, (openai.APIConnectionError, openai.APITimeoutError, openai.AuthenticationError,
+                          openai.PermissionDeniedError, openai.NotFoundError, ConnectionError, TimeoutError)):
+            return True
+        if isinstance(e, openai.APIStatusError) and e.status_code >= 500:
+            return True
+        stack += [e.__cause__, e.__context__] + [a for a in getattr(e, "failed_attempts", None) or [] if isinstance(a, BaseException)]
+        last = getattr(e, "last_attempt", None)
+        if last is not None and hasattr(last, "exception"):
+            stack.append(last.exception())
+    return False
 
 
 class LLMConfig(BaseModel):
@@ -82,7 +113,9 @@ class LLMClient:
                 max_tokens=self.config.max_tokens,
             )
         except Exception as exc:  # instructor wraps validation, HTTP and timeout errors alike
-            err = LLMOutputError(f"{self.config.model} at {self.config.base_url}: {type(exc).__name__}: {str(exc)[:300]}")
+            kind = LLMUnavailableError if _is_outage(exc) else LLMOutputError
+            what = "unreachable" if kind is LLMUnavailableError else "invalid output"
+            err = kind(f"LLM {what}: {self.config.model} at {self.config.base_url}: {type(exc).__name__}: {str(exc)[:300]}")
             err.usage = Usage(calls=1, failures=1, seconds=time.perf_counter() - started)
             raise err from exc
         usage = Usage(calls=1, seconds=time.perf_counter() - started)

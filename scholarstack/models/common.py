@@ -81,7 +81,12 @@ class ResearchObject(BaseModel):
         return f"{self.kind[:3]}_{stable_hash(key)}"
 
     def content_hash(self) -> str:
-        return stable_hash(self.model_dump(mode="json", exclude=set(self.bookkeeping)), 32)
+        return stable_hash(self.hashed_content(), 32)
+
+    def hashed_content(self) -> dict[str, Any]:
+        """What the content hash covers; fields added later drop out at their default, so the
+        objects of an existing store keep their hashes."""
+        return self.model_dump(mode="json", exclude=set(self.bookkeeping))
 
     def cited_ids(self) -> list[tuple[str, str]]:
         """(object id, role) pairs this object cites; roles name the reference kind."""

@@ -7,7 +7,7 @@ from typing import ClassVar
 
 from pydantic import BaseModel, Field
 
-from .common import HasEvidence, ResearchObject, split_locator
+from .common import HasEvidence, ResearchObject, split_locator, stable_hash
 
 
 class FactType(StrEnum):
@@ -37,8 +37,9 @@ class Context(BaseModel):
 
 class Fact(HasEvidence, ResearchObject):
     kind: ClassVar[str] = "fact"
-    # A fact is identified by its paper, its anchor sentence and its type: re-extraction of the
-    # same sentence gives a new version of the same fact, not a new fact.
+    # A fact is identified by its paper, its anchor sentence and its type: re-extraction of an
+    # edited sentence by the same producer gives a new version of the same fact. Any other
+    # statement on that sentence is another fact: the gate gives it a `variant` (never a version).
     identity_fields: ClassVar[tuple[str, ...]] = ("paper", "anchor", "type")
 
     statement: str = Field(..., min_length=3, max_length=2000)
@@ -46,6 +47,18 @@ class Fact(HasEvidence, ResearchObject):
     type: FactType
     context: Context = Field(default_factory=Context)
     quantities: list[Quantity] = Field(default_factory=list)
+    variant: str = Field("", max_length=32, description="set by the gate: tells apart facts that share paper, anchor and type")
+
+    @property
+    def id(self) -> str:
+        base = super().id
+        return base if not self.variant else f"fac_{stable_hash([base, self.variant])}"
+
+    def hashed_content(self) -> dict:
+        data = super().hashed_content()
+        if not self.variant:
+            data.pop("variant", None)
+        return data
 
     @property
     def paper(self) -> str:

@@ -15,6 +15,7 @@ class Sentence(BaseModel):
     section: str = ""
     start: int = Field(0, ge=0, description="character offset in the paper's flat text")
     end: int = Field(0, ge=0)
+    kind: str = Field("prose", description="prose, or instruction: text addressed to a model, kept out of facts")
 
 
 class SourceMap(ResearchObject):
@@ -37,6 +38,13 @@ class SourceMap(ResearchObject):
     @property
     def id(self) -> str:  # papers are addressed by their own id
         return self.paper_key
+
+    def hashed_content(self) -> dict:
+        data = super().hashed_content()
+        for sent in data["sentences"]:
+            if sent.get("kind") == "prose":
+                del sent["kind"]
+        return data
 
     def locator(self, sid: int) -> str:
         return make_locator(self.paper_key, sid)

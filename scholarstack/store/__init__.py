@@ -10,11 +10,12 @@ from .registry import (
     recheck,
     register,
     register_many,
+    revise,
     withdraw,
     withdraw_missing,
 )
 
 __all__ = [
     "Outcome", "RecheckContext", "RegistrationReport", "Store", "StoreBusyError", "StoreError",
-    "load_object", "new_run_id", "recheck", "register", "register_many", "withdraw", "withdraw_missing",
+    "load_object", "new_run_id", "recheck", "register", "register_many", "revise", "withdraw", "withdraw_missing",
 ]

@@ -56,17 +56,20 @@ CREATE TABLE IF NOT EXISTS eval_results (
     system VARCHAR, metric VARCHAR, value DOUBLE, n INTEGER, code_version VARCHAR, data_version VARCHAR,
     ts TIMESTAMP, config VARCHAR
 );
+ALTER TABLE sentences ADD COLUMN IF NOT EXISTS kind VARCHAR DEFAULT 'prose';
+ALTER TABLE objects ADD COLUMN IF NOT EXISTS evidence_hash VARCHAR;
+ALTER TABLE object_versions ADD COLUMN IF NOT EXISTS evidence_texts VARCHAR;
 """
 
 OBJECT_COLUMNS = [
     "id", "kind", "layer", "version", "lifecycle", "verification", "verification_note",
-    "content_hash", "paper_id", "label", "task", "recheck_cause", "run_id", "updated_at", "data",
+    "content_hash", "paper_id", "label", "task", "recheck_cause", "run_id", "updated_at", "data", "evidence_hash",
 ]
 VERSION_COLUMNS = [
-    "id", "version", "kind", "lifecycle", "verification", "content_hash", "run_id", "created_at", "data",
+    "id", "version", "kind", "lifecycle", "verification", "content_hash", "run_id", "created_at", "data", "evidence_texts",
 ]
 SENTENCE_COLUMNS = [
-    "locator", "paper_id", "sid", "paper_version", "section", "start_char", "end_char", "text", "is_current",
+    "locator", "paper_id", "sid", "paper_version", "section", "start_char", "end_char", "text", "is_current", "kind",
 ]
 
 
@@ -87,21 +90,43 @@ class StoreBusyError(StoreError):
     pass
 
 
+def _one_line(exc: BaseException) -> str:
+    return " ".join(str(exc).split())[:300]
+
+
 def resolve_home(path: str | os.PathLike | None = None) -> Path:
     return Path(path or os.environ.get("SCHOLARSTACK_HOME") or DEFAULT_HOME)
 
 
 class Store:
-    """A store directory: `store.duckdb`, its lock, the LLM cache and the vector index files."""
+    """A store directory: `store.duckdb`, its lock, the LLM cache and the vector index files.
 
-    def __init__(self, home: str | os.PathLike | None = None, lock_timeout: float | None = None):
+    `read_only=True` is for readers (status, show, history): it creates nothing, takes no lock
+    file (so a store on read-only media can be read) and opens DuckDB read-only, waiting out a
+    writer's short transactions rather than failing on them.
+    """
+
+    def __init__(self, home: str | os.PathLike | None = None, lock_timeout: float | None = None, read_only: bool = False):
         self.home = resolve_home(home)
-        self.home.mkdir(parents=True, exist_ok=True)
         self.path = self.home / "store.duckdb"
+        self.read_only = read_only
         timeout = lock_timeout if lock_timeout is not None else float(os.environ.get("SCHOLARSTACK_LOCK_TIMEOUT", "300"))
         self.lock_timeout = timeout
-        self._lock = FileLock(str(self.home / "store.lock"), timeout=timeout, is_singleton=False)
         self._local = threading.local()
+        if read_only:
+            if not self.path.is_file():
+                raise StoreError(f"no store at {self.home} (no store.duckdb there); give --store DIR of a compiled store")
+            self._lock = None
+            return
+        if self.home.exists() and not self.home.is_dir():
+            raise StoreError(f"store path {self.home} is a file, not a directory")
+        try:
+            self.home.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StoreError(f"cannot create store directory {self.home}: {exc.strerror or exc}") from exc
+        if not os.access(self.home, os.W_OK):
+            raise StoreError(f"store {self.home} is not writable (read commands such as `status` work without write access)")
+        self._lock = FileLock(str(self.home / "store.lock"), timeout=timeout, is_singleton=False)
         with self.connect() as con:
             sql(con, SCHEMA)
 
@@ -113,6 +138,8 @@ class Store:
     def exclusive(self) -> Iterator[None]:
         """Hold the store lock without a connection (for writers with their own, such as dlt)."""
         depth = getattr(self._local, "depth", 0)
+        if self._lock is None:
+            raise StoreError(f"store {self.home} was opened read-only; this operation writes")
         if depth == 0:
             try:
                 self._lock.acquire()
@@ -136,17 +163,40 @@ class Store:
         if con is not None:
             yield con
             return
-        with self.exclusive():
-            try:
-                con = duckdb.connect(str(self.path))
-            except duckdb.Error as exc:
-                raise StoreError(f"cannot open store {self.path}: {exc}") from exc
+        if self.read_only:
+            con = self._open_read_only()
             self._local.con = con
             try:
                 yield con
             finally:
                 self._local.con = None
                 con.close()
+            return
+        with self.exclusive():
+            try:
+                con = duckdb.connect(str(self.path))
+            except duckdb.Error as exc:
+                raise StoreError(f"cannot open store {self.path}: {_one_line(exc)}") from exc
+            self._local.con = con
+            try:
+                yield con
+            finally:
+                self._local.con = None
+                con.close()
+
+    def _open_read_only(self) -> duckdb.DuckDBPyConnection:
+        import time
+
+        deadline = time.monotonic() + self.lock_timeout
+        while True:
+            try:
+                return duckdb.connect(str(self.path), read_only=True)
+            except duckdb.IOException as exc:  # a writer holds the file for its transaction: wait
+                if "lock" not in str(exc).lower() or time.monotonic() > deadline:
+                    raise StoreError(f"cannot open store {self.path}: {_one_line(exc)}") from exc
+                time.sleep(0.1)
+            except duckdb.Error as exc:
+                raise StoreError(f"cannot open store {self.path}: {_one_line(exc)}") from exc
 
     @contextmanager
     def transaction(self) -> Iterator[duckdb.DuckDBPyConnection]:
@@ -202,10 +252,11 @@ class Store:
         with self.connect() as con:
             self.with_id_table(con, "_ids", ids)
             cur = con.execute(
-                "SELECT id, kind, version, lifecycle, content_hash, verification FROM objects "
-                "WHERE id IN (SELECT id FROM _ids)"
+                "SELECT id, kind, version, lifecycle, content_hash, verification, evidence_hash, "
+                "json_extract_string(data, '$.provenance.producer') FROM objects WHERE id IN (SELECT id FROM _ids)"
             )
-            return {r[0]: dict(kind=r[1], version=r[2], lifecycle=r[3], content_hash=r[4], verification=r[5]) for r in cur.fetchall()}
+            return {r[0]: dict(kind=r[1], version=r[2], lifecycle=r[3], content_hash=r[4], verification=r[5],
+                               evidence_hash=r[6], producer=r[7]) for r in cur.fetchall()}
 
     def current_sentences(self, locators: Iterable[str]) -> dict[str, str]:
         with self.connect() as con:
@@ -219,10 +270,19 @@ class Store:
         cond = "paper_version = ?" if version is not None else "is_current"
         params: list[Any] = [paper_id] + ([version] if version is not None else [])
         return self.query_dicts(
-            f"SELECT locator, sid, section, start_char, end_char, text FROM sentences "
-            f"WHERE paper_id = ? AND {cond} ORDER BY sid",
+            f"SELECT locator, sid, section, start_char, end_char, text, coalesce(kind, 'prose') AS kind FROM sentences "
+            f"WHERE paper_id = ? AND {cond} ORDER BY start_char, sid",
             params,
         )
+
+    def next_free_sid(self, paper_id: str) -> int:
+        """One past the largest sentence id this paper ever had: new sentences never reuse an old id."""
+        return int(self.query("SELECT coalesce(max(sid), 0) + 1 FROM sentences WHERE paper_id = ?", [paper_id])[0][0])
+
+    def version_evidence(self, obj_id: str, version: int) -> dict[str, str] | None:
+        """The evidence sentence texts an object version was registered against (None: not recorded)."""
+        rows = self.query("SELECT evidence_texts FROM object_versions WHERE id = ? AND version = ?", [obj_id, version])
+        return json.loads(rows[0][0]) if rows and rows[0][0] else None
 
     def get_row(self, obj_id: str, version: int | None = None) -> dict[str, Any] | None:
         if version is None:

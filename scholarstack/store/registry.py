@@ -19,7 +19,8 @@ from typing import Any, Literal
 import pyarrow as pa
 from pydantic import ValidationError
 
-from ..models import KINDS, LAYER_OF, Lifecycle, ResearchObject, SourceMap, Verification
+from ..models import KINDS, LAYER_OF, Fact, Lifecycle, ResearchObject, SourceMap, Synthesis, Verification
+from ..models.common import stable_hash
 from .db import OBJECT_COLUMNS, SENTENCE_COLUMNS, VERSION_COLUMNS, Store, sql
 
 # Given a kind and its candidates, return {index in list: reason} for those that fail.
@@ -94,6 +95,58 @@ def register(store: Store, candidate: ResearchObject | dict[str, Any], **kwargs:
     return register_many(store, [candidate], **kwargs).outcomes[0]
 
 
+def revise(store: Store, candidates: Iterable[ResearchObject | dict[str, Any]], **kwargs: Any) -> RegistrationReport:
+    """The explicit revise path: a changed fact on unchanged evidence becomes a new version of the
+    current fact with its identity (register() would make it another fact)."""
+    return register_many(store, candidates, allow_revision=True, **kwargs)
+
+
+def evidence_snapshot(obj: ResearchObject, texts: dict[str, str]) -> dict[str, str]:
+    return {loc: texts.get(loc, "") for loc in obj.locators()}
+
+
+def evidence_hash(snapshot: dict[str, str]) -> str | None:
+    return stable_hash(sorted(snapshot.items()), 16) if snapshot else None
+
+
+def _prepare(cands: list, task: str | None, producer: str | None, run_id: str,
+             reject: Callable[[int, str, str | None, str, Any], None]) -> list[tuple[int, ResearchObject]]:
+    """Stage 1, schema: pydantic models with provenance stamped; the caller's verification is discarded."""
+    models: list[tuple[int, ResearchObject]] = []
+    for i, c in enumerate(cands):
+        try:
+            obj = coerce(c)
+        except (ValidationError, ValueError) as exc:
+            kind = c.get("kind", "?") if isinstance(c, dict) else type(c).__name__
+            reject(i, str(kind), None, _short(exc), c)
+            continue
+        update: dict[str, Any] = {"verification": Verification.unverified, "verification_note": ""}
+        if task or producer or obj.provenance.run_id is None:
+            update["provenance"] = obj.provenance.model_copy(
+                update={"run_id": obj.provenance.run_id or run_id}
+                | ({"task": task} if task else {})
+                | ({"producer": producer} if producer else {})
+            )
+        models.append((i, obj.model_copy(update=update)))
+    return models
+
+
+def _validate(models, validator: BatchValidator | None, reject) -> list[tuple[int, ResearchObject]]:
+    """Stage 2, expectations: the batch validator (Great Expectations suites) per kind."""
+    if validator is None or not models:
+        return models
+    by_kind: dict[str, list[tuple[int, ResearchObject]]] = {}
+    for i, obj in models:
+        by_kind.setdefault(obj.kind, []).append((i, obj))
+    failed: set[int] = set()
+    for kind, items in by_kind.items():
+        for j, reason in validator(kind, [o for _, o in items]).items():
+            i, obj = items[j]
+            failed.add(i)
+            reject(i, kind, obj.id, f"expectation: {reason}", obj.model_dump(mode="json"))
+    return [(i, o) for i, o in models if i not in failed]
+
+
 def register_many(
     store: Store,
     candidates: Iterable[ResearchObject | dict[str, Any]],
@@ -102,8 +155,18 @@ def register_many(
     validator: BatchValidator | None = None,
     task: str | None = None,
     producer: str | None = None,
+    allow_revision: bool = False,
 ) -> RegistrationReport:
-    """Register a batch atomically. `task` marks every object as derived by that task."""
+    """Register a batch atomically. `task` marks every object as derived by that task.
+
+    The gate trusts no caller: verification is computed here from the cited sentences and
+    objects (a candidate's own `verification` is ignored); a fact whose statement differs from the
+    current fact with its identity is a revision only when the same producer re-extracted it from
+    changed evidence, or through `revise()`; otherwise it is registered as another fact (a
+    variant). A task-derived synthesis whose account its basis does not support is rejected.
+    """
+    from ..verify import default_verifier
+
     report = RegistrationReport(run_id=run_id or new_run_id())
     now = datetime.now(timezone.utc)
     cands = list(candidates)
@@ -115,74 +178,69 @@ def register_many(
         text = data if isinstance(data, str) else json.dumps(data, default=str, ensure_ascii=False)[:20000]
         rejection_rows.append((now, report.run_id, kind, obj_id, reason, producer or "", text))
 
-    models: list[tuple[int, ResearchObject]] = []
-    for i, c in enumerate(cands):
-        try:
-            obj = coerce(c)
-        except (ValidationError, ValueError) as exc:
-            kind = c.get("kind", "?") if isinstance(c, dict) else type(c).__name__
-            reject(i, str(kind), None, _short(exc), c)
-            continue
-        if task or producer or obj.provenance.run_id is None:
-            prov = obj.provenance.model_copy(
-                update={"run_id": obj.provenance.run_id or report.run_id}
-                | ({"task": task} if task else {})
-                | ({"producer": producer} if producer else {})
-            )
-            obj = obj.model_copy(update={"provenance": prov})
-        models.append((i, obj))
-
-    if validator is not None and models:
-        by_kind: dict[str, list[tuple[int, ResearchObject]]] = {}
-        for i, obj in models:
-            by_kind.setdefault(obj.kind, []).append((i, obj))
-        failed: set[int] = set()
-        for kind, items in by_kind.items():
-            for j, reason in validator(kind, [o for _, o in items]).items():
-                i, obj = items[j]
-                failed.add(i)
-                reject(i, kind, obj.id, f"expectation: {reason}", obj.model_dump(mode="json"))
-        models = [(i, o) for i, o in models if i not in failed]
+    models = _validate(_prepare(cands, task, producer, report.run_id, reject), validator, reject)
 
     with store.transaction() as con:
         existing = store.current_rows([o.id for _, o in models])
         cited_ids = {cid for _, o in models for cid, _ in o.cited_ids()}
         cited_rows = store.current_rows(cited_ids)
         locs = {loc for _, o in models for loc in o.locators()}
-        known_locs = set(store.current_sentences(locs))
+        texts = store.current_sentences(locs)
+        ctx = RecheckContext(store, texts)
+        ctx.cited.update(_load_current(store, con, [c for c, r in cited_rows.items() if r["kind"] != "paper"]))
 
         state: dict[str, dict[str, Any]] = {}  # id → row state as the batch proceeds
-        writes: dict[str, tuple[ResearchObject, int, str]] = {}  # id → (obj, version, status)
+        writes: dict[str, tuple[ResearchObject, int, str, dict[str, str]]] = {}  # id → (obj, version, status, evidence)
         clears: dict[str, ResearchObject] = {}  # reused objects whose lifecycle/verification changes
-        accepted_papers: dict[str, SourceMap] = {}
+        accepted_papers: dict[str, dict[int, str]] = {}
 
         def live(obj_id: str) -> bool:
             row = state.get(obj_id) or cited_rows.get(obj_id) or existing.get(obj_id)
             return row is not None and row["lifecycle"] != Lifecycle.withdrawn
 
-        def resolves(loc: str) -> bool:
-            paper = loc.rsplit(":", 1)[0]
+        def sentence_text(loc: str) -> str | None:
+            paper, sid = loc.rsplit(":", 1)
             if paper in accepted_papers:  # this batch replaces the paper's sentences
-                return int(loc.rsplit(":", 1)[1]) in {s.sid for s in accepted_papers[paper].sentences}
-            return loc in known_locs
+                return accepted_papers[paper].get(int(sid))
+            return texts.get(loc)
+
+        def previous(oid: str) -> dict[str, Any] | None:
+            if oid in state:
+                return state[oid]
+            if oid not in existing:
+                existing.update(store.current_rows([oid]))
+            return existing.get(oid)
 
         for i, obj in models:
-            oid = obj.id
             if isinstance(obj, SourceMap):
                 sids = [s.sid for s in obj.sentences]
                 if len(set(sids)) != len(sids):
-                    reject(i, obj.kind, oid, "duplicate sentence ids in source map", {"paper": oid})
+                    reject(i, obj.kind, obj.id, "duplicate sentence ids in source map", {"paper": obj.id})
                     continue
-            bad_locs = [loc for loc in obj.locators() if not resolves(loc)]
+            bad_locs = [loc for loc in obj.locators() if sentence_text(loc) is None]
             if bad_locs:
-                reject(i, obj.kind, oid, f"evidence locator(s) do not resolve to a current sentence: {', '.join(bad_locs[:5])}", obj.model_dump(mode="json"))
+                reject(i, obj.kind, obj.id, f"evidence locator(s) do not resolve to a current sentence: {', '.join(bad_locs[:5])}", obj.model_dump(mode="json"))
                 continue
-            bad_refs = [f"{cid} ({role})" for cid, role in obj.cited_ids() if cid != oid and not live(cid)]
+            bad_refs = [f"{cid} ({role})" for cid, role in obj.cited_ids() if cid != obj.id and not live(cid)]
             if bad_refs:
-                reject(i, obj.kind, oid, f"cites unknown or withdrawn object(s): {', '.join(bad_refs[:5])}", obj.model_dump(mode="json"))
+                reject(i, obj.kind, obj.id, f"cites unknown or withdrawn object(s): {', '.join(bad_refs[:5])}", obj.model_dump(mode="json"))
                 continue
-            h = obj.content_hash()
-            prev = state.get(oid) or existing.get(oid)
+            snapshot = {loc: sentence_text(loc) or "" for loc in obj.locators()}
+            ev_hash = evidence_hash(snapshot)
+            prev = previous(obj.id)
+            if (isinstance(obj, Fact) and not allow_revision and prev is not None and prev["lifecycle"] != Lifecycle.withdrawn
+                    and prev["content_hash"] != obj.content_hash()
+                    and not (prev.get("producer") == obj.provenance.producer and prev.get("evidence_hash") not in (None, ev_hash))):
+                # Not a re-extraction of changed evidence by its producer: another fact, never a version of this one.
+                obj = obj.model_copy(update={"variant": stable_hash(obj.hashed_content(), 10)})
+                prev = previous(obj.id)
+            ctx.sentences.update(snapshot)
+            verification, note = default_verifier(obj, ctx)
+            if isinstance(obj, Synthesis) and obj.provenance.task and verification == Verification.failed:
+                reject(i, obj.kind, obj.id, f"{note} (text written by a caller is registered only when its basis supports it)", obj.model_dump(mode="json"))
+                continue
+            obj = obj.model_copy(update={"verification": verification, "verification_note": note[:500]})
+            oid, h = obj.id, obj.content_hash()
             if prev is None:
                 version, status = 1, "new"
             elif prev["content_hash"] == h and prev["lifecycle"] != Lifecycle.withdrawn:
@@ -194,19 +252,27 @@ def register_many(
             else:
                 version, status = prev["version"] + 1, "revised"
             if status != "reused":
-                writes[oid] = (obj, version, status)
+                writes[oid] = (obj, version, status, snapshot)
                 clears.pop(oid, None)
-            state[oid] = dict(kind=obj.kind, version=version, lifecycle=Lifecycle.current, content_hash=h, verification=obj.verification)
+            state[oid] = dict(kind=obj.kind, version=version, lifecycle=Lifecycle.current, content_hash=h,
+                              verification=obj.verification, producer=obj.provenance.producer, evidence_hash=ev_hash)
+            ctx.cited[oid] = obj
             if isinstance(obj, SourceMap):
-                accepted_papers[oid] = obj
+                accepted_papers[oid] = {s.sid: s.text for s in obj.sentences}
             outcomes[i] = Outcome(i, obj.kind, oid, status, version)
 
         _write(store, con, report.run_id, now, writes, clears, rejection_rows)
-        revised = [oid for oid, (_, _, st) in writes.items() if st == "revised"]
+        revised = [oid for oid, (_, _, st, _) in writes.items() if st == "revised"]
         report.marked_for_recheck = _propagate(store, con, revised, set(state), report.run_id, now, "revised")
 
     report.outcomes = [o for o in outcomes if o is not None]
     return report
+
+
+def _load_current(store: Store, con, ids: list[str]) -> dict[str, ResearchObject]:
+    store.with_id_table(con, "_cited", ids)
+    return {rid: load_object({"kind": kind, "data": json.loads(data)})
+            for rid, kind, data in con.execute("SELECT id, kind, data FROM objects WHERE id IN (SELECT id FROM _cited)").fetchall()}
 
 
 def _next_seq(con) -> int:
@@ -224,22 +290,23 @@ def _write(store: Store, con, run_id: str, now: datetime, writes, clears, reject
         sql(con, "DELETE FROM evidence WHERE obj_id IN (SELECT id FROM _w)")
         sql(con, "UPDATE object_versions SET lifecycle = 'superseded' WHERE id IN (SELECT id FROM _w) AND lifecycle <> 'withdrawn'")
         obj_rows, ver_rows, ref_rows, ev_rows, sent_rows = [], [], [], [], []
-        for oid, (obj, version, status) in writes.items():
+        for oid, (obj, version, status, snapshot) in writes.items():
             data = _dump(obj)
             h = obj.content_hash()
             obj_rows.append((oid, obj.kind, LAYER_OF[obj.kind], version, "current", obj.verification.value,
                              obj.verification_note, h, obj.paper_id, obj.label()[:300], obj.provenance.task,
-                             None, run_id, now, data))
-            ver_rows.append((oid, version, obj.kind, "current", obj.verification.value, h, run_id, now, data))
+                             None, run_id, now, data, evidence_hash(snapshot)))
+            ver_rows.append((oid, version, obj.kind, "current", obj.verification.value, h, run_id, now, data,
+                             json.dumps(snapshot, ensure_ascii=False) if snapshot else None))
             ref_rows.extend((oid, dst, role) for dst, role in obj.cited_ids())
             ev_rows.extend((oid, loc) for loc in obj.locators())
             events.append((seq + len(events), now, run_id, status, oid, version, obj.provenance.task or ""))
             if isinstance(obj, SourceMap):
                 sent_rows.extend(
-                    (obj.locator(s.sid), oid, s.sid, version, s.section, s.start, s.end, s.text, True)
+                    (obj.locator(s.sid), oid, s.sid, version, s.section, s.start, s.end, s.text, True, s.kind)
                     for s in obj.sentences
                 )
-        papers = [oid for oid, (o, _, _) in writes.items() if isinstance(o, SourceMap)]
+        papers = [oid for oid, (o, _, _, _) in writes.items() if isinstance(o, SourceMap)]
         if papers:
             store.with_id_table(con, "_p", papers)
             sql(con, "UPDATE sentences SET is_current = false WHERE paper_id IN (SELECT id FROM _p)")
@@ -312,8 +379,8 @@ def withdraw(store: Store, ids: Iterable[str], reason: str, run_id: str | None =
             return 0
         store.with_id_table(con, "_wd", live_ids)
         sql(con, 
-            "INSERT INTO object_versions SELECT id, version + 1, kind, 'withdrawn', verification, content_hash, ?, ?, data "
-            "FROM objects WHERE id IN (SELECT id FROM _wd)",
+            "INSERT INTO object_versions (id, version, kind, lifecycle, verification, content_hash, run_id, created_at, data) "
+            "SELECT id, version + 1, kind, 'withdrawn', verification, content_hash, ?, ?, data FROM objects WHERE id IN (SELECT id FROM _wd)",
             [run_id, now],
         )
         sql(con, 
@@ -388,9 +455,7 @@ def recheck(store: Store, verifier: Verifier | None = None, ids: Iterable[str] |
         cited_rows = store.current_rows(cited_ids)
         texts = store.current_sentences({loc for o in objs for loc in o.locators()})
         ctx = RecheckContext(store, texts)
-        store.with_id_table(con, "_cited", [c for c, r in cited_rows.items() if r["kind"] != "paper"])
-        for rid, kind, data in con.execute("SELECT id, kind, data FROM objects WHERE id IN (SELECT id FROM _cited)").fetchall():
-            ctx.cited[rid] = load_object({"kind": kind, "data": json.loads(data)})
+        ctx.cited.update(_load_current(store, con, [c for c, r in cited_rows.items() if r["kind"] != "paper"]))
         updates = []
         for row, obj in zip(rows, objs):
             missing = [c for c, _ in obj.cited_ids() if c not in cited_rows or cited_rows[c]["lifecycle"] == Lifecycle.withdrawn]

@@ -21,7 +21,7 @@ def test_all_layers_on_acl_papers(store):
     ingest_paths(store, [path], limit=12)
     summary = compile_store(str(store.home), progress=False)
     assert summary["ok"], summary["lines"]
-    l1 = summary["l1_facts"][0]
+    l1 = summary["l1_facts"]
     assert l1["papers"] == 12 and l1["facts"] > 200 and l1["llm_calls"] == 0
     assert summary["l2_organisation"]["entities"] > 50 and summary["l2_organisation"]["relations"] > 0
     assert summary["l3_syntheses"]["syntheses"] >= 1
@@ -30,7 +30,7 @@ def test_all_layers_on_acl_papers(store):
     assert st["layers"]["L1"]["fact"]["total"] == l1["facts"]
     # Empty papers in the corpus are recorded, not dropped.
     rejected = [r for r in store.rejections() if r["kind"] == "paper"]
-    assert len(rejected) == l1.get("status_skipped", 0) == summary["source_maps"][0].get("status_rejected", 0)
+    assert len(rejected) == l1.get("status_skipped", 0) == summary["source_maps"].get("status_rejected", 0)
     # Every fact's evidence resolves to a current sentence; every synthesis cites registered objects.
     assert store.query("SELECT count(*) FROM evidence e LEFT JOIN sentences s ON s.locator = e.locator AND s.is_current "
                        "WHERE s.locator IS NULL")[0][0] == 0
@@ -45,7 +45,7 @@ def test_recompile_is_idempotent(store, tmp_path):
     versions = store.query("SELECT count(*) FROM object_versions")[0][0]
     second = compile_store(str(store.home), progress=False)
     assert first["ok"] and second["ok"]
-    assert second["l1_facts"][0]["new"] == second["l1_facts"][0]["revised"] == 0
+    assert second["l1_facts"]["new"] == second["l1_facts"]["revised"] == 0
     assert store.query("SELECT count(*) FROM object_versions")[0][0] == versions
 
 
