@@ -15,15 +15,22 @@ def _print_json(value: Any) -> None:
     print(json.dumps(value, indent=2, default=str, ensure_ascii=False))
 
 
-def _store(args: argparse.Namespace):
+def _store(args: argparse.Namespace, read_only: bool = False):
     from .store import Store
 
-    return Store(args.store)
+    return Store(args.store, read_only=read_only)
+
+
+def positive_int(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be a positive integer, not {value}")
+    return value
 
 
 # -- foundation commands -----------------------------------------------------------------------
 def cmd_status(args: argparse.Namespace) -> int:
-    st = _store(args).status()
+    st = _store(args, read_only=True).status()
     if args.json:
         _print_json(st)
         return 0
@@ -47,8 +54,12 @@ def show_object(store, obj_id: str, version: int | None = None) -> dict[str, Any
         what = f"{obj_id} version {version}" if version is not None else obj_id
         raise LookupError(f"no object {what} in store {store.home}")
     data = row["data"]
-    locs = store.evidence_of(obj_id) if version is None else _locators_in(data)
-    texts = store.current_sentences(locs)
+    if version is None:
+        locs = store.evidence_of(obj_id)
+        texts, missing = store.current_sentences(locs), "(sentence not current)"
+    else:  # the text the version was registered against, not today's
+        locs = _locators_in(data)
+        texts, missing = store.version_evidence(obj_id, version) or {}, "(text at this version not recorded)"
     if row["kind"] == "paper":
         sents = store.paper_sentences(obj_id, row["version"] if version is not None else None)
         data = data | {"first_sentences": [f"{s['locator']} {s['text']}" for s in sents[:5]]}
@@ -61,7 +72,7 @@ def show_object(store, obj_id: str, version: int | None = None) -> dict[str, Any
         "verification_note": row.get("verification_note"),
         "recheck_cause": row.get("recheck_cause"),
         "data": data,
-        "evidence": [{"locator": loc, "text": texts.get(loc, "(sentence not current)")} for loc in locs],
+        "evidence": [{"locator": loc, "text": texts.get(loc) or missing} for loc in locs],
         "history": store.history(obj_id),
         "cites": store.cites(obj_id),
         "cited_by": store.cited_by(obj_id),
@@ -73,7 +84,7 @@ def _locators_in(data: dict[str, Any]) -> list[str]:
 
 
 def cmd_show(args: argparse.Namespace) -> int:
-    out = show_object(_store(args), args.id, args.version)
+    out = show_object(_store(args, read_only=True), args.id, args.version)
     if args.json:
         _print_json(out)
         return 0
@@ -101,7 +112,7 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 
 def cmd_history(args: argparse.Namespace) -> int:
-    store = _store(args)
+    store = _store(args, read_only=True)
     if store.get_row(args.id) is None:
         raise LookupError(f"no object {args.id} in store {store.home}")
     out = {"id": args.id, "versions": store.history(args.id), "events": store.events_for(args.id)}
@@ -132,14 +143,22 @@ def cmd_recheck(args: argparse.Namespace) -> int:
 def cmd_ingest(args: argparse.Namespace) -> int:
     from .ingest.catalog import ingest_paths
 
-    report = ingest_paths(_store(args), args.paths, limit=args.limit)
+    report = ingest_paths(_store(args), args.paths, limit=args.limit, paper_id=args.id)
     if args.json:
         _print_json(report)
     else:
-        print(f"ingested {report['loaded']} papers ({report['new']} new, {report['changed']} changed, {report['unchanged']} unchanged)")
+        print(f"ingested {report['loaded']} papers ({report['new']} new, {report['changed']} changed, {report['unchanged']} unchanged)"
+              + (f"; {len(report['failed'])} failed" if report["failed"] else ""))
+        if report["discarded_pending_loads"]:
+            print(f"  note: discarded {report['discarded_pending_loads']} unfinished load(s) left by an interrupted ingest")
+        for r in report["renamed"]:
+            print(f"  renamed: {r['reason']}")
+        for w in report["warnings"]:
+            print(f"  warning: {w['reason']}")
         for f in report["failed"]:
-            print(f"  failed: {f['reason']}")
-    return 0
+            print(f"  failed: {f['reason']}", file=sys.stderr)
+    # Nothing loaded and something failed: the command failed. Some loaded: done, with the failures listed.
+    return 1 if report["failed"] and not report["loaded"] else 0
 
 
 def cmd_compile(args: argparse.Namespace) -> int:
@@ -371,13 +390,14 @@ def build_parser() -> argparse.ArgumentParser:
     add("status", cmd_status, "counts per layer and state, versions, rechecks, rejections")
     sp = add("show", cmd_show, "an object, its evidence sentences, versions and what cites it")
     sp.add_argument("id")
-    sp.add_argument("--version", type=int, default=None)
+    sp.add_argument("--version", type=positive_int, default=None)
     sp = add("history", cmd_history, "the version history and events of an object")
     sp.add_argument("id")
     add("recheck", cmd_recheck, "re-verify every object marked needs_recheck")
     sp = add("ingest", cmd_ingest, "load papers (files, folders, corpora) into the store's raw tables")
     sp.add_argument("paths", nargs="+", help="files, folders, corpus files (acl_scisummnet papers.jsonl.gz, scifact corpus.jsonl.gz)")
-    sp.add_argument("--limit", type=int, default=None, help="at most N papers from each corpus file")
+    sp.add_argument("--limit", type=positive_int, default=None, help="at most N papers from each corpus file")
+    sp.add_argument("--id", default=None, help="the paper id for a single file (default: from its name)")
     sp = add("compile", cmd_compile, "materialise source maps, L1, L2, L3 and the index (Dagster, in-process)")
     sp.add_argument("--backend", choices=["offline", "openai"], default="offline")
     sp.add_argument("--papers", nargs="*", default=None, help="only these paper ids (default: all ingested)")
@@ -387,8 +407,8 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("query")
     sp.add_argument("--layers", nargs="+", default=["fact", "entity", "synthesis", "sentence"],
                     help="sentence fact entity assignment relation synthesis")
-    sp.add_argument("--k", type=int, default=10)
-    sp.add_argument("--budget", type=int, default=4000, help="characters of rendered output")
+    sp.add_argument("--k", type=positive_int, default=10)
+    sp.add_argument("--budget", type=positive_int, default=4000, help="characters of rendered output")
     sp = add("ask", cmd_ask, "answer a question from one or more papers, citing sentence locators")
     sp.add_argument("question")
     sp.add_argument("--paper", action="append", required=True, help="paper id (repeat for several)")
@@ -402,7 +422,7 @@ def build_parser() -> argparse.ArgumentParser:
     sp = add("eval", cmd_eval, "run a benchmark; every system measured on the same items in one run")
     sp.add_argument("benchmark", choices=["retrieval", "claims", "qa", "localisation", "pdf_fidelity", "scirex", "store_fidelity"])
     sp.add_argument("--data", default=None, help="another file of the same format")
-    sp.add_argument("--limit", type=int, default=None, help="at most N items, spread evenly over the file")
+    sp.add_argument("--limit", type=positive_int, default=None, help="at most N items, spread evenly over the file")
     sp.add_argument("--embedder", choices=["minilm", "tfidf"], default=None)
     sp.add_argument("--backend", choices=["offline", "openai"], default="offline")
     add("mcp", cmd_mcp, "serve the views and tasks as MCP tools over stdio")
@@ -410,8 +430,8 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("query", nargs="?", default=None)
     sp.add_argument("--paper", default=None, help="a query paper file (any ingestible format)")
     sp.add_argument("--depth", type=int, default=1)
-    sp.add_argument("--budget", type=int, default=200)
-    sp.add_argument("--k", type=int, default=20)
+    sp.add_argument("--budget", type=positive_int, default=200)
+    sp.add_argument("--k", type=positive_int, default=20)
     sp.add_argument("--citing", action="store_true", help="also expand along citing papers")
     sp.add_argument("--ingest", action="store_true", help="ingest the top-k papers found into the store")
     sp.add_argument("--reranker", choices=["embedding", "lexical", "debate", "ensemble"], default="embedding")
@@ -421,7 +441,7 @@ def build_parser() -> argparse.ArgumentParser:
     sp = add("idea", cmd_idea, "evolve a typed idea graph on a topic and synthesise a proposal grounded in the store")
     sp.add_argument("topic")
     sp.add_argument("--papers", nargs="*", default=None, help="draw evidence only from these papers")
-    sp.add_argument("--rounds", type=int, default=5)
+    sp.add_argument("--rounds", type=positive_int, default=5)
     sp.add_argument("--controller", choices=["heuristic", "learned", "random"], default="heuristic")
     sp.add_argument("--mode", choices=["frozen", "sequential"], default="frozen")
     sp.add_argument("--backend", choices=["offline", "openai"], default="offline")
@@ -440,10 +460,29 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return args.fn(args)
     except (LookupError, ValueError, FileNotFoundError, RuntimeError) as exc:
-        print(f"scholarstack {args.command}: error: {exc}", file=sys.stderr)
-        return 2
+        return _fail(args, exc)
+    except OSError as exc:  # disk full, permissions, a path that is a file: one line, never a traceback
+        return _fail(args, f"{exc.strerror or exc}: {exc.filename}" if exc.filename else exc)
     except KeyboardInterrupt:
         return 130
+    except Exception as exc:
+        import duckdb
+
+        if isinstance(exc, duckdb.Error):  # a damaged or full store file
+            return _fail(args, f"store error: {' '.join(str(exc).split())[:300]}")
+        raise
+
+
+def _fail(args: argparse.Namespace, exc: BaseException | str) -> int:
+    message = " ".join(str(exc).split())
+    try:
+        if getattr(args, "json", False):
+            print(json.dumps({"error": message, "command": args.command}), file=sys.stderr)
+        else:
+            print(f"scholarstack {args.command}: error: {message}", file=sys.stderr)
+    except BrokenPipeError:
+        pass
+    return 2
 
 
 if __name__ == "__main__":

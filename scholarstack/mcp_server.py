@@ -7,10 +7,16 @@ as tool errors with one clear line.
 
 from __future__ import annotations
 
-from typing import Any
+import json
+from typing import Annotated, Any
+
+from pydantic import Field
 
 from .store import Store, register
-from .views.views import View, compare, expand, open_kb, render, retrieve, select, synthesize
+from .views.views import View, compare, expand, open_kb, refresh, render, retrieve, select, synthesize
+
+K = Annotated[int, Field(ge=1, le=200, description="number of items, 1 to 200")]
+BUDGET = Annotated[int, Field(ge=100, le=100_000, description="characters of rendered output")]
 
 
 def _clear_errors(fn):
@@ -42,7 +48,7 @@ def build_server(store_dir: str | None = None):
 
     @server.tool(description="Hybrid (BM25 + dense, RRF) retrieval over layers: sentence, fact, entity, assignment, relation, synthesis.")
     @_clear_errors
-    def retrieve_view(query: str, layers: list[str] | None = None, k: int = 10, budget: int = 4000) -> dict[str, Any]:
+    def retrieve_view(query: str, layers: list[str] | None = None, k: K = 10, budget: BUDGET = 4000) -> dict[str, Any]:
         return out(retrieve(kb, query, tuple(layers or ("fact", "entity", "synthesis", "sentence")), k), budget)
 
     @server.tool(description="Filter a view by kinds, papers, verification, lifecycle, category, fact types or text.")
@@ -66,7 +72,8 @@ def build_server(store_dir: str | None = None):
     @server.tool(description="Draft a candidate synthesis from a view's facts; register=true sends it through the gate.")
     @_clear_errors
     def synthesize_view(view: dict, question: str, register_candidate: bool = False) -> dict[str, Any]:
-        cand = synthesize(View.model_validate(view), question)
+        # The client's view says which objects; their text is read from the store, never from the client.
+        cand = synthesize(refresh(kb, View.model_validate(view)), question)
         result: dict[str, Any] = {"candidate": cand.model_dump(mode="json"), "id": cand.id}
         if register_candidate:
             o = register(store, cand, task="mcp.synthesize")
@@ -94,8 +101,89 @@ def build_server(store_dir: str | None = None):
 
         return show_object(store, object_id, version)
 
+    _forbid_unknown_arguments(server)
     return server
 
 
+def _forbid_unknown_arguments(server) -> None:
+    """A misspelt argument (`kinds` as `kind`) is an error, not silently ignored."""
+    for tool in server._tool_manager.list_tools():
+        model = tool.fn_metadata.arg_model
+        model.model_config["extra"] = "forbid"
+        model.model_rebuild(force=True)
+
+
+PARSE_ERROR, INVALID_REQUEST = -32700, -32600
+
+
+def check_jsonrpc_line(line: str) -> dict[str, Any] | None:
+    """None for a well-formed JSON-RPC message; else the error response the client is owed."""
+    import mcp_types as types
+
+    try:
+        data = json.loads(line)
+    except json.JSONDecodeError as exc:
+        return {"jsonrpc": "2.0", "id": None, "error": {"code": PARSE_ERROR, "message": f"Parse error: {exc.msg}"}}
+    try:
+        types.jsonrpc_message_adapter.validate_python(data, by_name=False)
+    except Exception:
+        msg_id = data.get("id") if isinstance(data, dict) and isinstance(data.get("id"), (str, int)) else None
+        return {"jsonrpc": "2.0", "id": msg_id, "error": {"code": INVALID_REQUEST, "message": "Invalid Request: not a JSON-RPC 2.0 message"}}
+    return None
+
+
+class _LockedWriter:
+    """stdout shared by the server and the line checker: one whole line at a time."""
+
+    def __init__(self, file) -> None:
+        import anyio
+
+        self._file, self._lock = file, anyio.Lock()
+
+    async def write(self, text: str) -> None:
+        async with self._lock:
+            await self._file.write(text)
+            await self._file.flush()
+
+    async def flush(self) -> None:
+        pass
+
+
+class _CheckedLines:
+    """stdin lines for the MCP transport; a malformed line is answered (-32700 / -32600) here."""
+
+    def __init__(self, lines, out: _LockedWriter) -> None:
+        self._lines, self._out = lines, out
+
+    def __aiter__(self):
+        return self._iterate()
+
+    async def _iterate(self):
+        async for line in self._lines:
+            if not line.strip():
+                continue
+            error = check_jsonrpc_line(line)
+            if error is None:
+                yield line
+            else:
+                await self._out.write(json.dumps(error) + "\n")
+
+
+async def serve_stdio(server, stdin=None, stdout=None) -> None:
+    import io
+    import sys
+
+    import anyio
+    from mcp.server.stdio import stdio_server
+
+    out = _LockedWriter(stdout or anyio.wrap_file(io.TextIOWrapper(sys.stdout.buffer, encoding="utf-8", write_through=True)))
+    lines = _CheckedLines(stdin or anyio.wrap_file(io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace")), out)
+    async with stdio_server(stdin=lines, stdout=out) as (read_stream, write_stream):
+        low = server._lowlevel_server
+        await low.run(read_stream, write_stream, low.create_initialization_options())
+
+
 def serve(store_dir: str | None = None) -> None:
-    build_server(store_dir).run("stdio")
+    import anyio
+
+    anyio.run(serve_stdio, build_server(store_dir))

@@ -3,7 +3,10 @@ table, which is also the catalog of partitions. A paper's version is the hash of
 re-ingesting an unchanged file changes nothing and a changed file changes exactly one row.
 
 Files that fail to parse are recorded in the store's `rejections` with the file and the reason;
-the rest of the batch goes on.
+the rest of the batch goes on. A paper's identity is its source (resolved path, corpus#id, API
+url), not its bare file name: a second source whose name gives the same id is disambiguated
+(`paper-<hash of source>`), never taken for a new version of the first. A load that a killed
+ingest left pending is discarded before the next one, and what a load reports is read back.
 """
 
 from __future__ import annotations
@@ -19,20 +22,33 @@ from ..models.common import stable_hash
 from ..store import Store, new_run_id
 from .corpora import corpus_reader
 from .parsers import ParseError, parse_file
-from .records import PaperRecord
+from .records import PaperRecord, max_paper_chars, safe_paper_id
 
 RAW_SCHEMA = "raw"
 
 
-def discover(paths: Iterable[str | Path]) -> list[Path]:
-    """Expand folders into the files they contain (hidden files aside), in a stable order."""
+def discover(paths: Iterable[str | Path]) -> tuple[list[Path], list[tuple[str, str]]]:
+    """Expand folders into the files they contain (hidden files aside), in a stable order.
+
+    A symlink inside a folder is followed only when it stays inside that folder: a link out of it
+    (to /etc/passwd, say) is refused and reported, never read.
+    """
     out: list[Path] = []
+    refused: list[tuple[str, str]] = []
     for p in map(Path, paths):
-        if p.is_dir():
-            out.extend(sorted(f for f in p.rglob("*") if f.is_file() and not f.name.startswith(".") and f.name != "README.md"))
-        else:
+        if not p.is_dir():
             out.append(p)
-    return out
+            continue
+        root = p.resolve()
+        for f in sorted(p.rglob("*")):
+            if f.name.startswith(".") or f.name == "README.md" or not f.is_file():
+                continue
+            target = f.resolve()
+            if target != root and root not in target.parents:
+                refused.append((str(f), f"{f}: a link that leaves the folder {p} (to {target}); not followed"))
+                continue
+            out.append(f)
+    return out, refused
 
 
 API_SPEC = re.compile(r"^(arxiv|openalex|s2):(.+)$")
@@ -62,26 +78,42 @@ def fetch_api_records(specs: list[str], cache_dir: Path | None = None, transport
 
 
 def iter_records(paths: Iterable[str | Path], limit: int | None = None, api_cache: Path | None = None,
-                 transport=None) -> Iterator[PaperRecord | tuple[str, str]]:
-    """Yield parsed records, or (source, reason) for what failed; never stops on one bad file."""
+                 transport=None, paper_id: str | None = None) -> Iterator[PaperRecord | tuple[str, str]]:
+    """Yield parsed records, or (source, reason) for what failed; never stops on one bad file.
+    `paper_id` names the paper when exactly one file is given."""
     paths = list(paths)
     specs = [str(p) for p in paths if API_SPEC.match(str(p))]
     yield from fetch_api_records(specs, api_cache, transport)
-    for path in discover(p for p in paths if str(p) not in specs):
+    files, refused = discover(p for p in paths if str(p) not in specs)
+    yield from refused
+    for path in files:
         if path.name.endswith((".jsonl", ".jsonl.gz")):
             reader = corpus_reader(path)
             if reader is None:
                 yield (str(path), f"{path}: not a known corpus format (expected ACL ScisummNet or SciFact JSONL)")
                 continue
             try:
-                yield from reader(path, limit)
+                for item in reader(path, limit):
+                    yield item if isinstance(item, tuple) else checked_size(item)
             except (ValueError, KeyError, OSError) as exc:
                 yield (str(path), f"{path}: cannot read corpus: {exc}")
             continue
         try:
-            yield parse_file(path)
+            yield checked_size(parse_file(path, paper_id=paper_id if len(files) == 1 else None))
         except (ParseError, OSError, ValueError) as exc:
             yield (str(path), str(exc))
+
+
+def checked_size(record: PaperRecord) -> PaperRecord | tuple[str, str]:
+    """A paper is at most `SCHOLARSTACK_MAX_PAPER_CHARS` characters of text (default 3,000,000,
+    a long book): past that it is refused with the reason, before it can flood L1."""
+    limit = max_paper_chars()
+    size = len(record.title) + sum(len(s.text) + sum(len(t) for _, t in s.sentences)
+                                   for s in ([record.abstract] if record.abstract else []) + record.sections)
+    if size > limit:
+        return (record.source, f"{record.source}: {size:,} characters of text, over the limit of {limit:,} per paper "
+                               "(set SCHOLARSTACK_MAX_PAPER_CHARS to raise it); not ingested")
+    return record
 
 
 def raw_row(record: PaperRecord) -> dict[str, Any]:
@@ -96,10 +128,12 @@ def raw_row(record: PaperRecord) -> dict[str, Any]:
     }
 
 
-def load_raw(store: Store, rows: list[dict[str, Any]]) -> None:
-    """Merge rows into raw.papers with a dlt pipeline whose destination is the store's DuckDB file."""
+def load_raw(store: Store, rows: list[dict[str, Any]]) -> int:
+    """Merge rows into raw.papers with a dlt pipeline whose destination is the store's DuckDB file.
+    Returns the number of pending packages from an interrupted earlier ingest that were discarded."""
     if not rows:
-        return
+        with store.exclusive():
+            return discard_pending(_pipeline(store)) if (store.home / ".dlt").exists() else 0
     import dlt
 
     @dlt.resource(name="papers", write_disposition="merge", primary_key="paper_id",
@@ -107,14 +141,32 @@ def load_raw(store: Store, rows: list[dict[str, Any]]) -> None:
     def papers() -> Iterator[dict[str, Any]]:
         yield from rows
 
-    pipeline = dlt.pipeline(
+    with store.exclusive():  # dlt opens its own connection; keep other writers out meanwhile
+        pipeline = _pipeline(store)
+        discarded = discard_pending(pipeline)
+        pipeline.run(papers())
+    return discarded
+
+
+def _pipeline(store: Store):
+    import dlt
+
+    return dlt.pipeline(
         pipeline_name=f"scholarstack_{stable_hash(str(store.path.resolve()), 8)}",
         destination=dlt.destinations.duckdb(str(store.path)),
         dataset_name=RAW_SCHEMA,
         pipelines_dir=str(store.home / ".dlt"),
     )
-    with store.exclusive():  # dlt opens its own connection; keep other writers out meanwhile
-        pipeline.run(papers())
+
+
+def discard_pending(pipeline) -> int:
+    """Drop load packages an interrupted ingest left behind (extracted or normalised, never
+    reported as loaded), so the next run loads exactly its own rows. Returns how many."""
+    if not pipeline.has_pending_data:
+        return 0
+    n = len(pipeline.list_extracted_load_packages()) + len(pipeline.list_normalized_load_packages())
+    pipeline.drop_pending_packages(with_partial_loads=True)
+    return max(n, 1)
 
 
 def raw_hashes(store: Store) -> dict[str, str]:
@@ -136,25 +188,59 @@ def raw_paper_ids(store: Store) -> list[str]:
     return [r[0] for r in store.query(f"SELECT paper_id FROM {RAW_SCHEMA}.papers ORDER BY paper_id")]
 
 
+def source_key(source: str) -> str:
+    """A source as one identity: file paths resolved (so `a/p.md` and `./a/p.md` are one paper)."""
+    path, sep, rest = source.partition("#")
+    if path and "://" not in path and Path(path).exists():
+        path = str(Path(path).resolve())
+    return path + sep + rest
+
+
+def raw_sources(store: Store) -> dict[str, str]:
+    """paper_id → the source key it was ingested from."""
+    if not store.table_exists(RAW_SCHEMA, "papers"):
+        return {}
+    return {pid: source_key(src) for pid, src in store.query(f"SELECT paper_id, source FROM {RAW_SCHEMA}.papers")}
+
+
+def disambiguated_id(paper_id: str, source: str) -> str:
+    return f"{paper_id}-{stable_hash(source, 6)}"
+
+
 def ingest_records(store: Store, items: Iterable[PaperRecord | tuple[str, str]], run_id: str | None = None) -> dict[str, Any]:
     run_id = run_id or new_run_id()
     before = raw_hashes(store)
-    rows, failed, seen = [], [], set()
+    sources = raw_sources(store)
+    by_source = {src: pid for pid, src in sources.items()}
+    rows, failed, renamed, warnings, seen = [], [], [], [], {}
     for item in items:
         if isinstance(item, tuple):
             failed.append({"source": item[0], "reason": item[1]})
             continue
-        if item.paper_id in seen:  # the same paper in another format: keep both, told apart
-            item = item.model_copy(update={"paper_id": f"{item.paper_id}-{item.source_format}"})
-        if item.paper_id in seen:
-            failed.append({"source": item.source, "reason": f"duplicate paper id {item.paper_id} in this batch"})
+        key = source_key(item.source)
+        pid = by_source.get(key, item.paper_id)  # the same source keeps the id it was given
+        if pid == item.paper_id and ((pid in sources and sources[pid] != key) or (pid in seen and seen[pid] != key)):
+            pid = disambiguated_id(item.paper_id, key)  # another source whose name gives the same id
+            renamed.append({"source": item.source, "paper_id": pid,
+                            "reason": f"{item.source}: id {item.paper_id!r} is taken by {sources.get(item.paper_id) or seen.get(item.paper_id)}; ingested as {pid!r}"})
+        if pid in seen:
+            failed.append({"source": item.source, "reason": f"{item.source}: duplicate paper id {pid} in this batch"})
             continue
-        seen.add(item.paper_id)
+        if pid != item.paper_id:
+            item = item.model_copy(update={"paper_id": pid})
+        seen[pid] = key
+        warnings += [{"source": item.source, "paper_id": pid, "reason": w} for w in item.warnings]
         rows.append(raw_row(item))
     changed_rows = [r for r in rows if before.get(r["paper_id"]) != r["content_hash"]]
-    load_raw(store, changed_rows)
-    if failed:
-        store.add_rejections([(run_id, f["source"], "source", f["reason"], "ingest", json.dumps(f)) for f in failed])
+    discarded = load_raw(store, changed_rows)
+    after = raw_hashes(store)
+    lost = [r["paper_id"] for r in changed_rows if after.get(r["paper_id"]) != r["content_hash"]]
+    if lost:  # report what was really loaded, never what was meant to be
+        raise RuntimeError(f"the load into {store.path} did not store {len(lost)} paper(s) ({', '.join(lost[:5])}); nothing else changed")
+    notes = [(run_id, f["source"], "source", f["reason"], "ingest", json.dumps(f)) for f in failed]
+    notes += [(run_id, w["paper_id"], "source_warning", w["reason"], "ingest", json.dumps(w)) for w in renamed + warnings]
+    if notes:
+        store.add_rejections(notes)
     return {
         "run_id": run_id,
         "loaded": len(rows),
@@ -164,13 +250,20 @@ def ingest_records(store: Store, items: Iterable[PaperRecord | tuple[str, str]],
         "paper_ids": [r["paper_id"] for r in rows],
         "changed_ids": [r["paper_id"] for r in changed_rows],
         "failed": failed,
+        "renamed": renamed,
+        "warnings": warnings,
+        "discarded_pending_loads": discarded,
     }
 
 
-def ingest_paths(store: Store, paths: Iterable[str | Path], limit: int | None = None, transport=None) -> dict[str, Any]:
+def ingest_paths(store: Store, paths: Iterable[str | Path], limit: int | None = None, transport=None,
+                 paper_id: str | None = None) -> dict[str, Any]:
     """Files, folders, corpus files and API ids (`arxiv:…`, `openalex:…`, `s2:…`)."""
     paths = list(paths)
     missing = [str(p) for p in paths if not API_SPEC.match(str(p)) and not Path(p).exists()]
     if missing:
         raise FileNotFoundError(f"no such file or folder: {', '.join(missing)}")
-    return ingest_records(store, iter_records(paths, limit, store.home / "api_cache", transport))
+    if paper_id is not None and (len(paths) != 1 or not Path(paths[0]).is_file() or str(paths[0]).endswith((".jsonl", ".jsonl.gz"))):
+        raise ValueError("--id names one paper: give exactly one paper file with it")
+    return ingest_records(store, iter_records(paths, limit, store.home / "api_cache", transport,
+                                              paper_id=safe_paper_id(paper_id) if paper_id else None))

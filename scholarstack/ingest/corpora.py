@@ -1,69 +1,129 @@
-"""Readers for the pre-segmented corpora in ../shared/data; sentence ids are kept as published."""
+"""Readers for the pre-segmented corpora in ../shared/data; sentence ids are kept as published.
+
+A bad line (not JSON, a record without its id, a negative sentence id, text that is not text) is
+yielded as (source, reason) and the reader goes on with the next line; a truncated gzip file
+yields what was read before the damage and one failure naming the line where it broke.
+"""
 
 from __future__ import annotations
 
 import gzip
 import json
-from collections.abc import Iterator
+import zlib
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
 
 from .records import PaperRecord, Section, safe_paper_id
 
+Failure = tuple[str, str]
 
-def _lines(path: Path) -> Iterator[dict]:
+
+def _lines(path: Path) -> Iterator[tuple[int, dict[str, Any] | str]]:
+    """(line number, record) or (line number, reason) for each non-blank line."""
     opener = gzip.open if path.suffix == ".gz" else open
-    with opener(path, "rt", encoding="utf-8") as fh:
-        for n, line in enumerate(fh, 1):
-            if line.strip():
+    n = 0
+    try:
+        with opener(path, "rt", encoding="utf-8") as fh:
+            for n, line in enumerate(fh, 1):
+                if not line.strip():
+                    continue
                 try:
-                    yield json.loads(line)
+                    doc = json.loads(line)
                 except json.JSONDecodeError as exc:
-                    raise ValueError(f"{path}: line {n} is not JSON ({exc.msg})") from exc
+                    yield n, f"line {n} is not JSON ({exc.msg})"
+                    continue
+                yield n, doc if isinstance(doc, dict) else f"line {n} is not a JSON object"
+    except (EOFError, zlib.error, gzip.BadGzipFile, UnicodeDecodeError) as exc:
+        yield n + 1, f"the file is damaged or truncated after line {n} ({type(exc).__name__}: {exc}); lines before it were read"
 
 
-def read_acl(path: Path, limit: int | None = None) -> Iterator[PaperRecord]:
-    """ACL ScisummNet: abstract + sections with global sentence ids (`sid`)."""
-    for n, doc in enumerate(_lines(path)):
-        if limit is not None and n >= limit:
-            return
-        abstract = Section(title="abstract", sentences=[(s["sid"], s["text"]) for s in doc.get("abstract") or []])
-        sections = [
-            Section(title=sec.get("title") or "", sentences=[(s["sid"], s["text"]) for s in sec.get("sentences") or []])
-            for sec in doc.get("sections") or []
-        ]
-        yield PaperRecord(
-            paper_id=safe_paper_id(doc["paper_id"]), title=doc.get("title") or "", source_format="acl_jsonl",
-            source=f"{path}#{doc['paper_id']}", abstract=abstract if abstract.sentences else None,
-            sections=[s for s in sections if s.sentences],
-        )
+def _sentences(items: Any, what: str) -> list[tuple[int, str]]:
+    out = []
+    for s in items or []:
+        sid, text = s.get("sid") if isinstance(s, dict) else None, s.get("text") if isinstance(s, dict) else None
+        if not isinstance(sid, int) or isinstance(sid, bool) or sid < 0:
+            raise ValueError(f"{what}: sentence id {sid!r} is not a non-negative integer")
+        if not isinstance(text, str):
+            raise ValueError(f"{what}: sentence {sid} has no text")
+        out.append((sid, text))
+    return out
 
 
-def read_scifact(path: Path, limit: int | None = None) -> Iterator[PaperRecord]:
-    """SciFact corpus: abstracts as sentence lists; sid = index in the list, as in the claims' rationales."""
-    for n, doc in enumerate(_lines(path)):
-        if limit is not None and n >= limit:
-            return
-        yield PaperRecord(
-            paper_id=f"scifact-{doc['doc_id']}", title=doc.get("title") or "", source_format="scifact_jsonl",
-            source=f"{path}#{doc['doc_id']}",
-            # sids are shifted by one: 0 is the title in every source map.
-            abstract=Section(title="abstract", sentences=[(i + 1, s) for i, s in enumerate(doc.get("abstract") or [])]),
-            external_ids={"scifact": str(doc["doc_id"])},
-        )
+def _acl(doc: dict[str, Any], path: Path, n: int) -> PaperRecord:
+    raw_id = doc.get("paper_id")
+    if not isinstance(raw_id, str) or not raw_id.strip():
+        raise ValueError("record has no paper_id")
+    where = f"paper {raw_id}"
+    abstract = Section(title="abstract", sentences=_sentences(doc.get("abstract"), where))
+    sections = [Section(title=str(sec.get("title") or ""), sentences=_sentences(sec.get("sentences"), where))
+                for sec in doc.get("sections") or [] if isinstance(sec, dict)]
+    return PaperRecord(
+        paper_id=safe_paper_id(raw_id), title=str(doc.get("title") or ""), source_format="acl_jsonl",
+        source=f"{path}#{raw_id}", abstract=abstract if abstract.sentences else None,
+        sections=[s for s in sections if s.sentences],
+    )
+
+
+def _scifact(doc: dict[str, Any], path: Path, n: int) -> PaperRecord:
+    raw_id = doc.get("doc_id")
+    if raw_id is None or not str(raw_id).strip():
+        raise ValueError("record has no doc_id")
+    abstract = doc.get("abstract") or []
+    if not isinstance(abstract, list) or not all(isinstance(s, str) for s in abstract):
+        raise ValueError(f"doc {raw_id}: abstract is not a list of sentences")
+    return PaperRecord(
+        # A doc_id with ':' or spaces cannot stand in a locator: sanitised, the raw id kept in external_ids.
+        paper_id=f"scifact-{safe_paper_id(str(raw_id))}", title=str(doc.get("title") or ""), source_format="scifact_jsonl",
+        source=f"{path}#{raw_id}",
+        # sids are shifted by one: 0 is the title in every source map.
+        abstract=Section(title="abstract", sentences=[(i + 1, s) for i, s in enumerate(abstract)]),
+        external_ids={"scifact": str(raw_id)},
+    )
+
+
+def _reader(build: Callable[[dict[str, Any], Path, int], PaperRecord]):
+    def read(path: Path, limit: int | None = None) -> Iterator[PaperRecord | Failure]:
+        produced = 0
+        for n, doc in _lines(path):
+            if limit is not None and produced >= limit:
+                return
+            if isinstance(doc, str):
+                yield (f"{path}:{n}", f"{path}: {doc}; skipped")
+                continue
+            try:
+                record = build(doc, path, n)
+            except (ValueError, ValidationError, TypeError, AttributeError) as exc:
+                reason = " ".join(str(exc).split())[:300]
+                yield (f"{path}:{n}", f"{path}: line {n}: {reason}; skipped")
+                continue
+            produced += 1
+            yield record
+    return read
+
+
+read_acl = _reader(_acl)  # ACL ScisummNet: abstract + sections with global sentence ids (`sid`)
+read_scifact = _reader(_scifact)  # SciFact corpus: abstracts as sentence lists; sid = index + 1
 
 
 def corpus_reader(path: Path):
-    """The reader for a JSONL corpus file, recognised by the fields of its first record."""
+    """The reader for a JSONL corpus file, recognised by the fields of its first good record."""
     if not path.name.endswith((".jsonl", ".jsonl.gz")):
         return None
+    first = None
     try:
-        first = next(_lines(path), None)
-    except (OSError, ValueError, EOFError):
+        for _, doc in _lines(path):
+            if isinstance(doc, dict):
+                first = doc
+                break
+    except OSError:
         return None
-    if not isinstance(first, dict):
+    if first is None:
         return None
-    if {"paper_id", "sections"} <= first.keys():
+    if "sections" in first or "paper_id" in first:
         return read_acl
-    if {"doc_id", "abstract"} <= first.keys():
+    if {"doc_id", "abstract"} & first.keys():
         return read_scifact
     return None

@@ -54,7 +54,7 @@ def parse_file(path: str | Path, paper_id: str | None = None) -> PaperRecord:
     if path.stat().st_size == 0:
         raise ParseError(f"{path}: the file is empty")
     fmt = detect_format(path)
-    pid = paper_id or safe_paper_id(re.sub(r"(\.tei)?\.(pdf|xml|nxml|json|md|markdown|txt)$", "", path.name, flags=re.I))
+    pid = paper_id or id_from_name(path)
     try:
         record = PARSERS[fmt](path, pid)
     except ParseError:
@@ -66,24 +66,64 @@ def parse_file(path: str | Path, paper_id: str | None = None) -> PaperRecord:
     return record
 
 
+def id_from_name(path: Path) -> str:
+    """The file name without its format suffix, made locator-safe; a name with nothing left
+    (`论文.md`) gets `paper-<hash of the name>`: stable, and `ingest --id` can name it instead."""
+    from ..models.common import stable_hash
+
+    stem = re.sub(r"(\.tei)?\.(pdf|xml|nxml|json|md|markdown|txt)$", "", path.name, flags=re.I)
+    try:
+        return safe_paper_id(stem)
+    except ValueError:
+        return f"paper-{stable_hash(path.name, 10)}"
+
+
+def read_text_file(path: Path) -> tuple[str, list[str]]:
+    """Text in UTF-8, or in the encoding charset-normalizer detects (Latin-1 files are common in
+    old corpora); a file decoded by guessing says so in a warning."""
+    raw = path.read_bytes()
+    try:
+        return raw.decode("utf-8-sig"), []
+    except UnicodeDecodeError:
+        pass
+    from charset_normalizer import from_bytes
+
+    best = from_bytes(raw).best()
+    encoding = best.encoding if best is not None else "cp1252"
+    try:
+        text = raw.decode(encoding)
+    except (UnicodeDecodeError, LookupError):
+        encoding, text = "latin-1", raw.decode("latin-1")
+    return text, [f"{path}: not UTF-8; decoded as {encoding}"]
+
+
 # -- PDF ---------------------------------------------------------------------------------------
-def pdf_text(path: Path) -> str:
+def pdf_text(path: Path) -> tuple[str, list[str]]:
     import pypdfium2 as pdfium
 
     try:
         pdf = pdfium.PdfDocument(str(path))
     except pdfium.PdfiumError as exc:
         raise ParseError(f"{path}: not a readable PDF ({exc})") from exc
+    pages: list[str] = []
+    warnings: list[str] = []
     try:
-        pages = []
-        for page in pdf:
-            textpage = page.get_textpage()
-            pages.append(textpage.get_text_range())
-            textpage.close()
-            page.close()
+        for i in range(len(pdf)):
+            try:
+                page = pdf[i]
+                textpage = page.get_textpage()
+                pages.append(textpage.get_text_range())
+                textpage.close()
+                page.close()
+            except pdfium.PdfiumError as exc:
+                pages.append("")
+                warnings.append(f"{path}: page {i + 1} of {len(pdf)} is damaged and was skipped ({exc})")
     finally:
         pdf.close()
-    return "\n".join(pages)
+    empty = [i + 1 for i, p in enumerate(pages) if not p.strip()]
+    if empty and len(empty) < len(pages) and not warnings:
+        warnings.append(f"{path}: page(s) {', '.join(map(str, empty[:10]))} of {len(pages)} have no extractable text")
+    return "\n".join(pages), warnings
 
 
 def _clean_pdf_lines(text: str) -> list[str]:
@@ -93,7 +133,8 @@ def _clean_pdf_lines(text: str) -> list[str]:
 
 
 def parse_pdf(path: Path, paper_id: str) -> PaperRecord:
-    lines = _clean_pdf_lines(pdf_text(path))
+    text, warnings = pdf_text(path)
+    lines = _clean_pdf_lines(text)
     if not any(lines):
         raise ParseError(f"{path}: the PDF has no extractable text (scanned images need OCR)")
     title = next((ln for ln in lines[:15] if len(ln) > 8 and not re.search(r"proceedings|pages|\d{4}|volume", ln, re.I)), "")
@@ -125,7 +166,7 @@ def parse_pdf(path: Path, paper_id: str) -> PaperRecord:
     abstract = next((s for s in sections if s.title.lower() == "abstract"), None)
     body = [s for s in sections if s is not abstract]
     return PaperRecord(paper_id=paper_id, title=title, source_format="pdf", source=str(path),
-                       abstract=abstract, sections=body, references=[r for r in references if r])
+                       abstract=abstract, sections=body, references=[r for r in references if r], warnings=warnings)
 
 
 # -- XML formats -------------------------------------------------------------------------------
@@ -221,7 +262,7 @@ def parse_s2orc(path: Path, paper_id: str) -> PaperRecord:
 
 
 def parse_text(path: Path, paper_id: str) -> PaperRecord:
-    raw = path.read_text(errors="replace")
+    raw, warnings = read_text_file(path)
     if not raw.strip():
         raise ParseError(f"{path}: the file has no text")
     fmt = "markdown" if path.suffix.lower() in (".md", ".markdown") else "text"
@@ -240,7 +281,7 @@ def parse_text(path: Path, paper_id: str) -> PaperRecord:
             title, buf = " ".join(buf), []
     sections.append(Section(title=current, text=" ".join(buf)))
     return PaperRecord(paper_id=paper_id, title=title, source_format=fmt, source=str(path),
-                       sections=[s for s in sections if s.text])
+                       sections=[s for s in sections if s.text], warnings=warnings)
 
 
 PARSERS = {"pdf": parse_pdf, "tei": parse_tei, "jats": parse_jats, "s2orc": parse_s2orc, "markdown": parse_text, "text": parse_text}

@@ -27,13 +27,20 @@ class PaperRecord(BaseModel):
     sections: list[Section] = Field(default_factory=list)
     references: list[str] = Field(default_factory=list, description="bibliography entries as text")
     external_ids: dict[str, str] = Field(default_factory=dict)
+    warnings: list[str] = Field(default_factory=list, description="what parsing had to guess or skip (encoding, damaged pages)")
 
     def content_hash(self) -> str:
-        return stable_hash(self.model_dump(mode="json", exclude={"source"}), 32)
+        return stable_hash(self.model_dump(mode="json", exclude={"source", "warnings"}), 32)
 
 
 class EmptyPaperError(ValueError):
     pass
+
+
+def max_paper_chars() -> int:
+    import os
+
+    return int(os.environ.get("SCHOLARSTACK_MAX_PAPER_CHARS", "3000000"))
 
 
 def safe_paper_id(raw: str) -> str:

@@ -131,6 +131,8 @@ def retrieve(kb: KnowledgeBase, query: str, layers: tuple[str, ...] = ("fact", "
     """Hybrid retrieval: BM25 and dense rankings over the chosen layers, fused by RRF (k=60)."""
     if not query or not query.strip():
         raise ValueError("empty query: say what to retrieve")
+    if k < 1:
+        raise ValueError(f"k must be at least 1, not {k}")
     bad = set(layers) - set(ALL_LAYERS)
     if bad:
         raise ValueError(f"unknown layer(s) {sorted(bad)}; choose from {list(ALL_LAYERS)}")
@@ -221,6 +223,13 @@ def compare(view: View, dimensions: tuple[str, ...] = ("dataset", "metric", "con
             key = " | ".join(f"{d}={row.get(d, '') or '-'}" for d in dimensions)
             groups[key].append(item.id)
     return Comparison(dimensions=list(dimensions), rows=rows, groups=dict(groups))
+
+
+def refresh(kb: KnowledgeBase, view: View) -> View:
+    """The view's items re-read from the store by id: text, evidence and states as registered, so a
+    view that travelled through a client cannot carry altered text into a synthesis."""
+    items = [fresh for it in view.items if (fresh := kb.item(it.id, it.score, it.via)) is not None]
+    return View(query=view.query, items=items, trace=view.trace + [f"refresh(-{len(view.items) - len(items)} unknown)"])
 
 
 def synthesize(view: View, question: str) -> Synthesis:

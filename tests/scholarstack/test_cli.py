@@ -9,7 +9,7 @@ import sys
 from scholarstack.cli import main
 from tests.scholarstack.store.test_registry import fact, paper
 
-from scholarstack.store import register, register_many
+from scholarstack.store import register, register_many, revise
 
 
 def run(capsys, *argv: str) -> tuple[int, str, str]:
@@ -22,7 +22,7 @@ def test_status_show_history(store, capsys):
     register(store, paper())
     f = fact(1)
     register_many(store, [f])
-    register(store, f.model_copy(update={"statement": "TnT achieves 96.7% accuracy on the Penn Treebank (v2)."}))
+    revise(store, [f.model_copy(update={"statement": "TnT achieves 96.7% accuracy on the Penn Treebank (v2)."})])
     home = str(store.home)
     code, out, _ = run(capsys, "status", "--store", home, "--json")
     st = json.loads(out)
@@ -50,5 +50,8 @@ def test_cli_status_does_not_import_heavy_libraries(tmp_path):
     code = ("import sys; from scholarstack.cli import main; main(['status', '--store', %r]); "
             "heavy = [m for m in ('dagster', 'torch', 'great_expectations', 'dlt') if m in sys.modules]; "
             "print('HEAVY', heavy)") % str(tmp_path / "s")
+    from scholarstack.store import Store
+
+    Store(tmp_path / "s")  # status reads a store; it never creates one
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert "HEAVY []" in out
