@@ -63,6 +63,9 @@ def verify_fact(fact: Fact, evidence_text: str) -> tuple[Verification, str]:
         found = re.findall(r"\d+(?:\.\d+)?", q.text)
         if not found or not all(n in numbers for n in found):
             problems.append(f"quantity '{q.text}' not in the evidence")
+    stray = sorted(set(re.findall(r"\d+(?:\.\d+)?", fact.statement)) - numbers)
+    if stray:
+        problems.append(f"number(s) {', '.join(stray[:5])} in the statement but not in the evidence")
     dropped = (QUALIFIERS & ev_words) - set(words(fact.statement))
     if dropped:
         problems.append("qualification dropped: " + ", ".join(sorted(dropped)))

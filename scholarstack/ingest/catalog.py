@@ -165,7 +165,9 @@ def discard_pending(pipeline) -> int:
     if not pipeline.has_pending_data:
         return 0
     n = len(pipeline.list_extracted_load_packages()) + len(pipeline.list_normalized_load_packages())
-    pipeline.drop_pending_packages(with_partial_loads=True)
+    pipeline.abort_packages()  # also restores the pipeline state to before the aborted package
+    if pipeline.has_pending_data:  # an aborted package completes on the next load(): finish it now
+        pipeline.load()
     return max(n, 1)
 
 
