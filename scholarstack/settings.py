@@ -27,5 +27,6 @@ def quiet_telemetry() -> None:
         "DO_NOT_TRACK": "1",
         "GX_ANALYTICS_ENABLED": "false",
         "TOKENIZERS_PARALLELISM": "false",
+        "RUNTIME__LOG_LEVEL": "CRITICAL",  # dlt's own log lines would bury our one-line errors
     }.items():
         os.environ.setdefault(key, value)

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from ..models.common import stable_hash
-from ..store import Store, new_run_id
+from ..store import Store, StoreError, new_run_id
 from .corpora import corpus_reader
 from .parsers import ParseError, parse_file
 from .records import PaperRecord, max_paper_chars, safe_paper_id
@@ -141,10 +141,21 @@ def load_raw(store: Store, rows: list[dict[str, Any]]) -> int:
     def papers() -> Iterator[dict[str, Any]]:
         yield from rows
 
+    from dlt.pipeline.exceptions import PipelineStepFailed
+
     with store.exclusive():  # dlt opens its own connection; keep other writers out meanwhile
         pipeline = _pipeline(store)
         discarded = discard_pending(pipeline)
-        pipeline.run(papers())
+        try:
+            pipeline.run(papers())
+        except PipelineStepFailed as exc:
+            cause = exc.exception
+            try:  # leave nothing half-loaded behind for the next run
+                discard_pending(pipeline)
+            except Exception:  # the next run's discard_pending retries it
+                pass
+            what = f"{cause.strerror}" if isinstance(cause, OSError) and cause.strerror else " ".join(str(cause).split())[:200]
+            raise StoreError(f"loading {len(rows)} paper(s) into {store.path} failed at dlt's {exc.step} step: {what}; the ingest did not complete (run it again once that is fixed)") from exc
     return discarded
 
 

@@ -1,12 +1,13 @@
-"""Helpers for the fault matrix: small papers written on the spot, the CLI run in-process, and
-subprocesses run as an unprivileged user (root ignores file permissions)."""
+"""Helpers for the fault matrix: small papers written on the spot, the CLI in-process or in a
+subprocess, and folders made read-only for real (root ignores file modes, so a bind mount)."""
 
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -40,25 +41,35 @@ def cli(capsys, *argv: str) -> tuple[int, str, str]:
     return code, out.out, out.err
 
 
-def run_cli(*argv: str, user: str | None = None, env: dict | None = None, timeout: int = 300) -> subprocess.CompletedProcess:
-    """`scholarstack …` in a subprocess (as `user` when given; only root can switch)."""
-    full_env = {**os.environ, **(env or {})}
-    kwargs = {"user": user} if user else {}
+def run_cli(*argv: str, env: dict | None = None, timeout: int = 300) -> subprocess.CompletedProcess:
+    """`scholarstack …` in a subprocess."""
     return subprocess.run([sys.executable, "-m", "scholarstack.cli", *argv], capture_output=True, text=True,
-                          cwd=REPO, env=full_env, timeout=timeout, **kwargs)
+                          cwd=REPO, env={**os.environ, **(env or {})}, timeout=timeout)
 
 
-def unprivileged() -> str | None:
-    """The user to run permission cases as: `nobody` when we are root (root bypasses modes)."""
-    return "nobody" if os.geteuid() == 0 else None
-
-
-def world_readable_dir(tmp_path: Path, name: str) -> Path:
-    """A folder `nobody` can traverse (pytest's tmp dirs are private to their owner)."""
-    base = Path("/tmp") / f"scholarstack-faults-{os.getpid()}-{name}"
-    shutil.rmtree(base, ignore_errors=True)
-    base.mkdir(mode=0o755)
-    return base
+@contextmanager
+def read_only(path: Path) -> Iterator[Path]:
+    """`path` as a read-only folder for real: a read-only bind mount as root (root ignores file
+    modes), file modes otherwise. Skips when neither can be had."""
+    if os.geteuid() == 0:
+        view = path.parent / f"{path.name}-ro"
+        view.mkdir()
+        if subprocess.run(["mount", "--bind", str(path), str(view)], capture_output=True).returncode != 0:
+            pytest.skip("cannot bind-mount here (no privilege): the read-only cases need it as root")
+        try:
+            subprocess.run(["mount", "-o", "remount,ro,bind", str(view)], check=True, capture_output=True)
+            yield view
+        finally:
+            subprocess.run(["umount", str(view)], capture_output=True)
+    else:
+        modes = {p: p.stat().st_mode for p in [path, *path.rglob("*")]}
+        for p in modes:
+            p.chmod(0o555 if p.is_dir() else 0o444)
+        try:
+            yield path
+        finally:
+            for p, m in modes.items():
+                p.chmod(m)
 
 
 @pytest.fixture
