@@ -51,7 +51,7 @@ def watched_folder_sensor(context: SensorEvaluationContext) -> SensorResult:
     if not folder.is_dir():
         return SensorResult(skip_reason=f"watched folder {folder} does not exist")
     seen = json.loads(context.cursor) if context.cursor else {}
-    files = {str(p): _digest(p) for p in discover([folder])}
+    files = {str(p): _digest(p) for p in discover([folder])[0]}
     changed = [p for p, h in files.items() if seen.get(p) != h]
     if not changed:
         return SensorResult(skip_reason="no new or changed files", cursor=json.dumps(files))

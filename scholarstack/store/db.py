@@ -101,9 +101,10 @@ def resolve_home(path: str | os.PathLike | None = None) -> Path:
 class Store:
     """A store directory: `store.duckdb`, its lock, the LLM cache and the vector index files.
 
-    `read_only=True` is for readers (status, show, history): it creates nothing, takes no lock
-    file (so a store on read-only media can be read) and opens DuckDB read-only, waiting out a
-    writer's short transactions rather than failing on them.
+    `read_only=True` is for readers (status, show, history): it creates nothing and opens DuckDB
+    read-only. It takes the store lock like a writer when the folder is writable (so a reader
+    and a writer never race for the file) and reads without it on read-only media, where no
+    writer can be.
     """
 
     def __init__(self, home: str | os.PathLike | None = None, lock_timeout: float | None = None, read_only: bool = False):
@@ -116,7 +117,8 @@ class Store:
         if read_only:
             if not self.path.is_file():
                 raise StoreError(f"no store at {self.home} (no store.duckdb there); give --store DIR of a compiled store")
-            self._lock = None
+            writable = os.access(self.home, os.W_OK) and (not (self.home / "store.lock").exists() or os.access(self.home / "store.lock", os.W_OK))
+            self._lock = FileLock(str(self.home / "store.lock"), timeout=timeout, is_singleton=False) if writable else None
             return
         if self.home.exists() and not self.home.is_dir():
             raise StoreError(f"store path {self.home} is a file, not a directory")
@@ -138,8 +140,9 @@ class Store:
     def exclusive(self) -> Iterator[None]:
         """Hold the store lock without a connection (for writers with their own, such as dlt)."""
         depth = getattr(self._local, "depth", 0)
-        if self._lock is None:
-            raise StoreError(f"store {self.home} was opened read-only; this operation writes")
+        if self._lock is None:  # read-only media: nothing can write here, so there is nothing to wait for
+            yield
+            return
         if depth == 0:
             try:
                 self._lock.acquire()
@@ -164,13 +167,14 @@ class Store:
             yield con
             return
         if self.read_only:
-            con = self._open_read_only()
-            self._local.con = con
-            try:
-                yield con
-            finally:
-                self._local.con = None
-                con.close()
+            with self.exclusive():
+                con = self._open_read_only()
+                self._local.con = con
+                try:
+                    yield con
+                finally:
+                    self._local.con = None
+                    con.close()
             return
         with self.exclusive():
             try:
@@ -280,9 +284,23 @@ class Store:
         return int(self.query("SELECT coalesce(max(sid), 0) + 1 FROM sentences WHERE paper_id = ?", [paper_id])[0][0])
 
     def version_evidence(self, obj_id: str, version: int) -> dict[str, str] | None:
-        """The evidence sentence texts an object version was registered against (None: not recorded)."""
-        rows = self.query("SELECT evidence_texts FROM object_versions WHERE id = ? AND version = ?", [obj_id, version])
-        return json.loads(rows[0][0]) if rows and rows[0][0] else None
+        """The evidence sentence texts an object version was registered against: its snapshot, or,
+        for versions registered before snapshots were kept, the sentences of the paper version
+        that was current when it was written (sentences of every paper version are kept)."""
+        rows = self.query("SELECT evidence_texts, created_at, data FROM object_versions WHERE id = ? AND version = ?", [obj_id, version])
+        if not rows:
+            return None
+        snapshot, created_at, data = rows[0]
+        if snapshot:
+            return json.loads(snapshot)
+        out = {}
+        for loc in json.loads(data).get("evidence", []):
+            found = self.query(
+                "SELECT s.text FROM sentences s WHERE s.locator = ? AND s.paper_version = (SELECT max(pv.version) "
+                "FROM object_versions pv WHERE pv.id = s.paper_id AND pv.kind = 'paper' AND pv.created_at <= ?)", [loc, created_at])
+            if found:
+                out[loc] = found[0][0]
+        return out
 
     def get_row(self, obj_id: str, version: int | None = None) -> dict[str, Any] | None:
         if version is None:

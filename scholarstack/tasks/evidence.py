@@ -30,7 +30,7 @@ def paper_items(kb: KnowledgeBase, paper_id: str, kinds: tuple[str, ...] = ("fac
     items: list[ViewItem] = []
     if "sentence" in kinds:
         for s in kb.store.paper_sentences(paper_id):
-            if s["sid"] > 0:
+            if s["sid"] > 0 and s["kind"] == "prose":  # an instruction planted in a paper is never evidence
                 items.append(ViewItem(id=s["locator"], kind="sentence", text=s["text"], paper_id=paper_id, locators=[s["locator"]]))
     if "fact" in kinds:
         for row in kb.store.objects("fact", paper_id=paper_id):
@@ -75,5 +75,5 @@ def fulltext_context(store: Store, paper_ids: list[str]) -> str:
     for pid in paper_ids:
         if store.get_row(pid) is None:
             raise LookupError(f"unknown paper {pid!r}: not in store {store.home}")
-        parts.append("\n".join(f"[{s['locator']}] {s['text']}" for s in store.paper_sentences(pid)))
+        parts.append("\n".join(f"[{s['locator']}] {s['text']}" for s in store.paper_sentences(pid) if s["kind"] == "prose"))
     return "\n\n".join(parts)

@@ -9,7 +9,7 @@ import pytest
 from pydantic import BaseModel, Field, field_validator
 
 from scholarstack.extract.backends import LLMExtractor
-from scholarstack.llm.client import LLMClient, LLMConfig, LLMOutputError
+from scholarstack.llm.client import LLMClient, LLMConfig, LLMOutputError, LLMUnavailableError
 from scholarstack.models import Sentence, SourceMap, Verification
 
 pytestmark = pytest.mark.llm
@@ -67,12 +67,11 @@ def test_invalid_output_raises_after_retries(llm_server, tmp_path):
     assert not any((tmp_path / "cache").rglob("*.json"))  # failures are never cached
 
 
-def test_unreachable_endpoint_is_recorded_not_raised(tmp_path):
+def test_unreachable_endpoint_raises_an_outage_not_an_empty_result(tmp_path):
+    # An outage is not "no facts": the caller must keep what it had (see tests/faults).
     dead = LLMExtractor(client("http://127.0.0.1:9/v1", tmp_path, max_retries=0), window=6)
-    result = dead.extract(paper())
-    assert result.facts == []
-    assert len(result.rejections) == 1 and result.rejections[0][1].startswith("invalid LLM output")
-    assert result.usage.failures == 1
+    with pytest.raises(LLMUnavailableError, match="unreachable"):
+        dead.extract(paper())
 
 
 def test_compile_with_openai_backend(llm_server, store):
