@@ -18,7 +18,9 @@ quiet_telemetry()
 warnings.filterwarnings("ignore", message=".*is currently in beta.*")
 warnings.filterwarnings("ignore", category=DeprecationWarning)
 
-QUIET = {"loggers": {"console": {"config": {"log_level": "WARNING"}}}}
+# Failures are summarised in our own lines (the step and its root cause); Dagster's console log
+# would print each one again as a traceback.
+QUIET = {"loggers": {"console": {"config": {"log_level": "CRITICAL"}}}}
 RANGE_START, RANGE_END = "dagster/asset_partition_range_start", "dagster/asset_partition_range_end"
 
 
@@ -62,8 +64,15 @@ def _sum_metadata(parts: list[dict[str, Any]]) -> dict[str, Any]:
     return total
 
 
+def _root_cause(error) -> str:
+    """The user's exception that Dagster recorded, not Dagster's wrapper around it."""
+    while error.cls_name and error.cls_name.startswith("Dagster") and getattr(error, "cause", None) is not None:
+        error = error.cause
+    return " ".join(error.message.split())[:400]
+
+
 def _checks(result) -> list[str]:
-    lines = [f"FAILED step {ev.step_key}: {ev.event_specific_data.error.message.strip()[:300]}"
+    lines = [f"FAILED step {ev.step_key}: {_root_cause(ev.event_specific_data.error)}"
              for ev in result.all_events if ev.event_type_value == "STEP_FAILURE"]
     for ev in result.get_asset_check_evaluations():
         lines.append(f"check {ev.check_name} on {ev.asset_key.to_user_string()}: {'passed' if ev.passed else 'FAILED'}")
@@ -134,12 +143,14 @@ def compile_store(store_home: str | None, backend: str = "offline", papers: list
         summary["ok"] &= res.success
         l2, l3, rc, ix = (_metadata(res, k) for k in ("l2_organisation", "l3_syntheses", "store_recheck", "vector_index"))
         summary |= {"l2_organisation": l2, "l3_syntheses": l3, "store_recheck": rc, "vector_index": ix}
+        skipped = "not run: an earlier step failed (the store keeps what it had)"
         lines.append(f"L2: {l2.get('entities', 0)} entities, {l2.get('assignments', 0)} assignments "
-                     f"({l2.get('assignments_uncertain', 0)} uncertain), {l2.get('relations', 0)} relations")
-        lines.append(f"L3: {l3.get('syntheses', 0)} syntheses ({l3.get('disagreements', 0)} with disagreements)")
-        lines.append(f"recheck: {rc.get('rechecked', 0)} objects re-verified")
+                     f"({l2.get('assignments_uncertain', 0)} uncertain), {l2.get('relations', 0)} relations" if l2 else f"L2: {skipped}")
+        lines.append(f"L3: {l3.get('syntheses', 0)} syntheses ({l3.get('disagreements', 0)} with disagreements)" if l3 else f"L3: {skipped}")
+        lines.append(f"recheck: {rc.get('rechecked', 0)} objects re-verified" if rc else f"recheck: {skipped}")
         if index:
-            lines.append(f"index ({ix.get('embedder', '?')}): {ix.get('indexed', 0)} embedded, {ix.get('deleted', 0)} deleted, {ix.get('total', 0)} in all")
+            lines.append(f"index ({ix.get('embedder', '?')}): {ix.get('indexed', 0)} embedded, {ix.get('deleted', 0)} deleted, "
+                         f"{ix.get('total', 0)} in all" if ix else f"index: {skipped}")
         lines += _checks(res)
     summary["seconds"] = round(time.perf_counter() - started, 1)
     lines.append(f"done in {summary['seconds']}s; store {store.home}" + ("" if summary["ok"] else " (some steps FAILED: see above)"))

@@ -397,7 +397,7 @@ def build_parser() -> argparse.ArgumentParser:
     sp = add("ingest", cmd_ingest, "load papers (files, folders, corpora) into the store's raw tables")
     sp.add_argument("paths", nargs="+", help="files, folders, corpus files (acl_scisummnet papers.jsonl.gz, scifact corpus.jsonl.gz)")
     sp.add_argument("--limit", type=positive_int, default=None, help="at most N papers from each corpus file")
-    sp.add_argument("--id", default=None, help="the paper id for a single file (default: from its name)")
+    sp.add_argument("--id", default=None, help="the paper id for a single file (default: from its name); an existing id takes the file as that paper's new version")
     sp = add("compile", cmd_compile, "materialise source maps, L1, L2, L3 and the index (Dagster, in-process)")
     sp.add_argument("--backend", choices=["offline", "openai"], default="offline")
     sp.add_argument("--papers", nargs="*", default=None, help="only these paper ids (default: all ingested)")

@@ -76,7 +76,7 @@ def revise_one_paper(store: Store, backend: str) -> None:
         if marker not in text:
             raise RuntimeError(f"{src}: the demo's revision marker is missing; was the sample edited?")
         revised.write_text(text.replace(marker, "with precision within 3 points from the statistical models"))
-        report = ingest_paths(store, [revised])
+        report = ingest_paths(store, [revised], paper_id="N18-3011")  # named: a new version of that paper
         print(f"\n== Revision: N18-3011 edited; ingest: {report['changed']} changed, {report['unchanged']} unchanged ==")
         summary = compile_store(str(store.home), backend=backend, papers=["N18-3011"], progress=False, organise=False)
         print("  " + summary["lines"][1])

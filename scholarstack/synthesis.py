@@ -121,7 +121,7 @@ def synthesize_categories(taxonomy: Taxonomy, assignments: list[Assignment], ent
         ]
         names = ", ".join(entities[a.entity_id].name for a in top_members[:6])
         lines = [
-            f"{cat.name} ({dim.name}): {len(member_ids)} entities across {len(papers)} studies, among them {names}.",
+            f"{cat.name} ({dim.name}): entities across {len(papers)} studies, among them {names}.",
         ]
         if chosen:
             lines.append("Reported findings: " + " ".join(f"{f.statement} {_cite(f)}" for f in chosen[:4]))

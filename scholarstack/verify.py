@@ -110,7 +110,8 @@ def verify_account(obj: Synthesis, ctx) -> tuple[Verification, str]:
         if isinstance(c, Assignment):
             pool += " " + basis_text(ctx.object(c.entity_id)) + " " + " ".join(basis_text(ctx.object(f)) for f in c.supporting_facts)
     account = CITE_RE.sub(" ", obj.account)
-    scope_words = " ".join([obj.scope.topic, *obj.scope.conditions])
+    # The scope may be counted in the account ("across 12 studies"): that number is the scope's own.
+    scope_words = " ".join([obj.scope.topic, *obj.scope.conditions, str(len(obj.scope.studies))])
     missing_numbers = sorted(set(NUMBER_RE.findall(account)) - set(NUMBER_RE.findall(pool + " " + scope_words)))
     ov = overlap(account, pool + " " + scope_words)
     problems = []

@@ -220,7 +220,10 @@ def disambiguated_id(paper_id: str, source: str) -> str:
     return f"{paper_id}-{stable_hash(source, 6)}"
 
 
-def ingest_records(store: Store, items: Iterable[PaperRecord | tuple[str, str]], run_id: str | None = None) -> dict[str, Any]:
+def ingest_records(store: Store, items: Iterable[PaperRecord | tuple[str, str]], run_id: str | None = None,
+                   explicit_id: bool = False) -> dict[str, Any]:
+    """Load records into raw.papers. `explicit_id`: the caller named the paper (`ingest --id`), so a
+    record whose id exists is a new version of that paper even from another source."""
     run_id = run_id or new_run_id()
     before = raw_hashes(store)
     sources = raw_sources(store)
@@ -231,8 +234,8 @@ def ingest_records(store: Store, items: Iterable[PaperRecord | tuple[str, str]],
             failed.append({"source": item[0], "reason": item[1]})
             continue
         key = source_key(item.source)
-        pid = by_source.get(key, item.paper_id)  # the same source keeps the id it was given
-        if pid == item.paper_id and ((pid in sources and sources[pid] != key) or (pid in seen and seen[pid] != key)):
+        pid = item.paper_id if explicit_id else by_source.get(key, item.paper_id)  # the same source keeps its id
+        if not explicit_id and pid == item.paper_id and ((pid in sources and sources[pid] != key) or (pid in seen and seen[pid] != key)):
             pid = disambiguated_id(item.paper_id, key)  # another source whose name gives the same id
             renamed.append({"source": item.source, "paper_id": pid,
                             "reason": f"{item.source}: id {item.paper_id!r} is taken by {sources.get(item.paper_id) or seen.get(item.paper_id)}; ingested as {pid!r}"})
@@ -279,4 +282,5 @@ def ingest_paths(store: Store, paths: Iterable[str | Path], limit: int | None = 
     if paper_id is not None and (len(paths) != 1 or not Path(paths[0]).is_file() or str(paths[0]).endswith((".jsonl", ".jsonl.gz"))):
         raise ValueError("--id names one paper: give exactly one paper file with it")
     return ingest_records(store, iter_records(paths, limit, store.home / "api_cache", transport,
-                                              paper_id=safe_paper_id(paper_id) if paper_id else None))
+                                              paper_id=safe_paper_id(paper_id) if paper_id else None),
+                          explicit_id=paper_id is not None)

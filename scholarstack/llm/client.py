@@ -80,8 +80,13 @@ class LLMClient:
 
     def _instructor(self):
         if self._client is None:
+            import logging
+
             import instructor
             from openai import OpenAI
+
+            # instructor logs every failed attempt on stderr; the outcome is reported once by our callers.
+            logging.getLogger("instructor").setLevel(logging.CRITICAL)
 
             raw = OpenAI(base_url=self.config.base_url, api_key=self.config.api_key, timeout=self.config.timeout_s, max_retries=1)
             self._client = instructor.from_openai(raw, mode=getattr(instructor.Mode, self.config.mode))
