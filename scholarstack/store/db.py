@@ -166,27 +166,20 @@ class Store:
         if con is not None:
             yield con
             return
-        if self.read_only:
-            with self.exclusive():
-                con = self._open_read_only()
-                self._local.con = con
-                try:
-                    yield con
-                finally:
-                    self._local.con = None
-                    con.close()
-            return
         with self.exclusive():
-            try:
-                con = duckdb.connect(str(self.path))
-            except duckdb.Error as exc:
-                raise StoreError(f"cannot open store {self.path}: {_one_line(exc)}") from exc
+            con = self._open_read_only() if self.read_only else self._open()
             self._local.con = con
             try:
                 yield con
             finally:
                 self._local.con = None
                 con.close()
+
+    def _open(self) -> duckdb.DuckDBPyConnection:
+        try:
+            return duckdb.connect(str(self.path))
+        except duckdb.Error as exc:
+            raise StoreError(f"cannot open store {self.path}: {_one_line(exc)}") from exc
 
     def _open_read_only(self) -> duckdb.DuckDBPyConnection:
         import time

@@ -101,10 +101,6 @@ def revise(store: Store, candidates: Iterable[ResearchObject | dict[str, Any]], 
     return register_many(store, candidates, allow_revision=True, **kwargs)
 
 
-def evidence_snapshot(obj: ResearchObject, texts: dict[str, str]) -> dict[str, str]:
-    return {loc: texts.get(loc, "") for loc in obj.locators()}
-
-
 def evidence_hash(snapshot: dict[str, str]) -> str | None:
     return stable_hash(sorted(snapshot.items()), 16) if snapshot else None
 
