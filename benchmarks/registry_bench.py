@@ -19,7 +19,7 @@ from pathlib import Path
 from scholarstack.models import (
     Assignment, BasisItem, Category, Dimension, Entity, Fact, Mention, Scope, Sentence, SourceMap, Synthesis, Taxonomy,
 )
-from scholarstack.store import Store, recheck, register_many
+from scholarstack.store import Store, recheck, register_many, revise
 
 SENT_PER_PAPER = 100
 BATCH = 10_000
@@ -75,7 +75,7 @@ def main() -> None:
 
     revised = [f.model_copy(update={"statement": f.statement + " (revised)"}) for f in facts[:: 100]]
     t0 = time.perf_counter()
-    rep = register_many(store, revised)
+    rep = revise(store, revised)  # explicit revisions: a changed statement on unchanged evidence
     t_revise = time.perf_counter() - t0
     assert rep.count("revised") == len(revised), rep.summary()
     t0 = time.perf_counter()

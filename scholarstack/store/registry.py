@@ -184,6 +184,7 @@ def register_many(
         texts = store.current_sentences(locs)
         ctx = RecheckContext(store, texts)
         ctx.cited.update(_load_current(store, con, [c for c, r in cited_rows.items() if r["kind"] != "paper"]))
+        ctx.preload_cited()
 
         state: dict[str, dict[str, Any]] = {}  # id → row state as the batch proceeds
         writes: dict[str, tuple[ResearchObject, int, str, dict[str, str]]] = {}  # id → (obj, version, status, evidence)
@@ -200,10 +201,11 @@ def register_many(
                 return accepted_papers[paper].get(int(sid))
             return texts.get(loc)
 
-        def previous(oid: str) -> dict[str, Any] | None:
+        def previous(oid: str, look_up: bool = False) -> dict[str, Any] | None:
+            """The id's row as the batch stands; `look_up` for ids made here (variants), not loaded above."""
             if oid in state:
                 return state[oid]
-            if oid not in existing:
+            if look_up and oid not in existing:
                 existing.update(store.current_rows([oid]))
             return existing.get(oid)
 
@@ -229,7 +231,7 @@ def register_many(
                     and not (prev.get("producer") == obj.provenance.producer and prev.get("evidence_hash") not in (None, ev_hash))):
                 # Not a re-extraction of changed evidence by its producer: another fact, never a version of this one.
                 obj = obj.model_copy(update={"variant": stable_hash(obj.hashed_content(), 10)})
-                prev = previous(obj.id)
+                prev = previous(obj.id, look_up=True)
             ctx.sentences.update(snapshot)
             verification, note = default_verifier(obj, ctx)
             if isinstance(obj, Synthesis) and obj.provenance.task and verification == Verification.failed:
@@ -420,6 +422,20 @@ class RecheckContext:
     sentences: dict[str, str]
     cited: dict[str, ResearchObject] = field(default_factory=dict)
 
+    def preload(self, ids: Iterable[str]) -> None:
+        """Load the objects a verifier will ask for in one query, not one query each."""
+        missing = sorted({i for i in ids if i not in self.cited})
+        if not missing:
+            return
+        with self.store.connect() as con:
+            found = _load_current(self.store, con, missing)
+        for oid in missing:
+            self.cited[oid] = found.get(oid)
+
+    def preload_cited(self) -> None:
+        """What the loaded objects cite in turn (an assignment's entity and supporting facts)."""
+        self.preload(c for o in list(self.cited.values()) if o is not None for c, role in o.cited_ids() if role != "source")
+
     def object(self, obj_id: str) -> ResearchObject | None:
         if obj_id not in self.cited:
             row = self.store.get_row(obj_id)
@@ -452,6 +468,7 @@ def recheck(store: Store, verifier: Verifier | None = None, ids: Iterable[str] |
         texts = store.current_sentences({loc for o in objs for loc in o.locators()})
         ctx = RecheckContext(store, texts)
         ctx.cited.update(_load_current(store, con, [c for c, r in cited_rows.items() if r["kind"] != "paper"]))
+        ctx.preload_cited()
         updates = []
         for row, obj in zip(rows, objs):
             missing = [c for c, _ in obj.cited_ids() if c not in cited_rows or cited_rows[c]["lifecycle"] == Lifecycle.withdrawn]
