@@ -1,12 +1,21 @@
-"""Sentence kinds that keep text out of facts: instructions addressed to a model (prompt
-injection planted in a paper) are kept as sentences, marked, and never become facts or answers.
+"""Sentence-map hygiene: repair what text extraction broke, and give every sentence a kind.
 
-A rule is right here: the pattern is imperative text addressed to an AI system, not science.
+Kinds: prose, heading, caption, table_row, equation, reference, garbled, and instruction (text
+addressed to a model: prompt injection planted in a paper). Facts come from prose only; the other
+kinds stay in the source map as sentences, so a caption or a table row can still be cited as
+evidence. These are rules, and rules are right here: the kinds are visible in the characters
+(numbers per token, symbols, bracket debris, bibliography patterns), not matters of meaning.
 """
 
 from __future__ import annotations
 
+import html
 import re
+import unicodedata
+
+PROSE, HEADING, CAPTION, TABLE_ROW, EQUATION, REFERENCE, GARBLED, INSTRUCTION = (
+    "prose", "heading", "caption", "table_row", "equation", "reference", "garbled", "instruction")
+KINDS = (PROSE, HEADING, CAPTION, TABLE_ROW, EQUATION, REFERENCE, GARBLED, INSTRUCTION)
 
 INSTRUCTION_RE = re.compile(
     r"\b(?:ignore|disregard|forget|override)\b[^.]{0,40}\b(?:previous|prior|above|earlier|all|any|your)\b[^.]{0,30}"
@@ -17,9 +26,58 @@ INSTRUCTION_RE = re.compile(
     r"|\b(?:give|rate|score)\b[^.]{0,30}\b(?:positive review|high(?:est)? score|accept(?:ance)?)\b[^.]{0,40}\b(?:only|regardless)\b",
     re.I,
 )
+CAPTION_RE = re.compile(r"^(?:figure|fig\.|table|tab\.|algorithm)\s*\d+(?:\.\d+)*[a-z]?\s*[:.](?:\s|$)", re.I)
+NUMBER_TOKEN = re.compile(r"^[(\[]?[-+±]?\d[\d.,]*%?[)\]]?[*†‡]?$")
+# Bracket, pipe or tilde debris inside a word, or a comma/paren between letters: OCR damage ("t)arent", "doc,wm").
+DEBRIS_TOKEN = re.compile(r"[A-Za-z][\[{}~^\\;][A-Za-z():;]|[a-z]\][a-z]|^\][a-z]|[a-z][),][a-z]|[a-z]\d[a-z]")
+FUNCTION_WORDS = frozenset("the a an of in on to for and or with by from is are was were be we our this that which as at it".split())
+MATH_CHARS = set("=+−*/^_<>∑∏√≤≥∈∀∃λαβγδθσμπ|∧∨¬→←⇒∂∫·×")
+REFERENCE_RE = re.compile(
+    r"^(?:\[\d+\]\s*)?[A-Z][A-Za-z'\-]+,\s+(?:[A-Z]\.\s*)+.*\b(?:19|20)\d\d\b"
+    r"|\bIn Proceedings of\b.*\b(?:19|20)\d\d\b|\bpp\.\s*\d+\s*[-–]\s*\d+"
+    r"|^[A-Z][A-Za-z'\-]+,?\s+(?:[A-Z][a-z]+\s+)?(?:and\s+[A-Z][A-Za-z'\-]+\s+)?\(?(?:19|20)\d\d[a-z]?\)?\.\s+[A-Z]",
+)
+REFERENCES_SECTION = re.compile(r"^\s*(?:\d+\.?\s*)?(?:references|bibliography|works cited)\s*$", re.I)
+LIGATURES = {"ﬀ": "ff", "ﬁ": "fi", "ﬂ": "fl", "ﬃ": "ffi", "ﬄ": "ffl", "ﬅ": "st", "ﬆ": "st"}
 
-PROSE, INSTRUCTION = "prose", "instruction"
+
+def repair(text: str) -> str:
+    """What extraction broke and can be restored without guessing: HTML entities (`&#8212;`),
+    ligatures (`ﬁ`), soft hyphens and zero-width characters, compatibility forms (NFKC)."""
+    if "&" in text:
+        text = html.unescape(text)
+    for lig, plain in LIGATURES.items():
+        text = text.replace(lig, plain)
+    text = text.replace("\u00ad", "").replace("\u200b", "").replace("\ufeff", "")
+    return " ".join(unicodedata.normalize("NFKC", text).split())
 
 
-def sentence_kind(text: str) -> str:
-    return INSTRUCTION if INSTRUCTION_RE.search(text) else PROSE
+def sentence_kind(text: str, section: str = "") -> str:
+    """The kind of one sentence, from its characters (see the module docstring)."""
+    if INSTRUCTION_RE.search(text):
+        return INSTRUCTION
+    if REFERENCES_SECTION.search(section):
+        return REFERENCE
+    tokens = text.split()
+    if not tokens:
+        return GARBLED
+    words = [t for t in tokens if re.search(r"[A-Za-z]{2,}", t)]
+    numbers = [t for t in tokens if NUMBER_TOKEN.match(t)]
+    if CAPTION_RE.match(text):
+        return CAPTION
+    # Prose keeps its function words even when it lists numbers or sets parameters ("We set b = 30 for ...").
+    prose_like = sum(1 for t in tokens if t.lower().strip(",.;:()") in FUNCTION_WORDS) >= 0.15 * len(tokens)
+    if len(numbers) >= 4 and len(numbers) >= 0.3 * len(tokens) and not prose_like:
+        return TABLE_ROW
+    math = sum(1 for ch in text if ch in MATH_CHARS)
+    if math >= 3 and (math >= 0.08 * len(text) or len(words) < 0.5 * len(tokens)) and not prose_like:
+        return EQUATION
+    if REFERENCE_RE.search(text) and not re.search(r"\b(we|our|is|are|was|were|shows?|propose[sd]?)\b", text):
+        return REFERENCE
+    debris = sum(1 for t in tokens if DEBRIS_TOKEN.search(t))
+    if debris >= 2 and debris >= 0.08 * len(tokens) or (len(tokens) >= 4 and len(words) < 0.4 * len(tokens) and not prose_like):
+        return GARBLED
+    if len(words) < 3 or (len(tokens) <= 10 and not re.search(r"[.!?:;]\W*$", text) and text[:1].isupper()
+                          and not re.search(r"\b(is|are|was|were|has|have|we)\b", text)):
+        return HEADING
+    return PROSE

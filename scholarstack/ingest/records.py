@@ -59,7 +59,7 @@ def to_source_map(record: PaperRecord, previous: list[Sentence] | None = None, n
     (`previous`, its current sentences), segmented sentences keep the ids of the sentences they
     continue (see `carry_sids`), so an edit elsewhere in the paper never moves a locator.
     """
-    from .hygiene import sentence_kind
+    from .hygiene import repair, sentence_kind
     from .segment import split_sentences
 
     sentences: list[Sentence] = []
@@ -75,7 +75,7 @@ def to_source_map(record: PaperRecord, previous: list[Sentence] | None = None, n
         name = sec.title or ("abstract" if sec is record.abstract else "")
         items = list(sec.sentences) or [(None, s) for s in split_sentences(sec.text)]
         for sid, text in items:
-            text = " ".join(text.split())
+            text = repair(text)
             if not text:
                 continue
             if sid is None or sid in used:
@@ -85,7 +85,7 @@ def to_source_map(record: PaperRecord, previous: list[Sentence] | None = None, n
             used.add(sid)
             next_sid = max(next_sid, sid + 1)
             sentences.append(Sentence(sid=sid, text=text, section=name, start=offset, end=offset + len(text),
-                                      kind=sentence_kind(text)))
+                                      kind=sentence_kind(text, name)))
             offset += len(text) + 1
     segmented = not any(sec.sentences for sec in parts)
     if previous and segmented:
