@@ -376,8 +376,18 @@ def cmd_eval(args: argparse.Namespace) -> int:
     return 0
 
 
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("scholarstack")
+    except PackageNotFoundError:
+        return "unknown"
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="scholarstack", description="Compile papers into linked research assets.")
+    p.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     sub = p.add_subparsers(dest="command", required=True)
 
     def add(name: str, fn, help_: str) -> argparse.ArgumentParser:
@@ -458,9 +468,16 @@ def main(argv: list[str] | None = None) -> int:
     quiet_telemetry()
     args = build_parser().parse_args(argv)
     try:
-        return args.fn(args)
+        code = args.fn(args)
+        sys.stdout.flush()  # inside the try: a closed pipe is met here, not at interpreter exit
+        return code
     except (LookupError, ValueError, FileNotFoundError, RuntimeError) as exc:
         return _fail(args, exc)
+    except BrokenPipeError:  # `scholarstack status --json | head`: the reader left; stop quietly
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except OSError as exc:  # disk full, permissions, a path that is a file: one line, never a traceback
         return _fail(args, f"{exc.strerror or exc}: {exc.filename}" if exc.filename else exc)
     except KeyboardInterrupt:

@@ -11,6 +11,7 @@ Checks (each failure is named in the note, so a failed fact says why):
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from .models import Assignment, Entity, Fact, Relation, ResearchObject, Synthesis, Verification
 
@@ -33,6 +34,7 @@ def content_words(text: str) -> set[str]:
     return {w for w in words(text) if w not in STOP and len(w) > 1}
 
 
+@lru_cache(maxsize=200_000)  # the same words recur across a corpus; stemming each once pays
 def _stem(w: str) -> str:
     for suf in ("ing", "ed", "es", "s"):
         if len(w) > len(suf) + 3 and w.endswith(suf):

@@ -55,3 +55,15 @@ def test_cli_status_does_not_import_heavy_libraries(tmp_path):
     Store(tmp_path / "s")  # status reads a store; it never creates one
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert "HEAVY []" in out
+
+
+def test_version_and_a_closed_pipe(compiled_sample):
+    out = subprocess.run([sys.executable, "-m", "scholarstack.cli", "--version"], capture_output=True, text=True)
+    assert out.returncode == 0 and out.stdout.startswith("scholarstack ")
+    # A reader that leaves early (`| head`) ends the command quietly: no traceback, exit 0.
+    proc = subprocess.Popen([sys.executable, "-m", "scholarstack.cli", "retrieve", "tagging accuracy", "--k", "200", "--json",
+                             "--store", str(compiled_sample)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            env={"SCHOLARSTACK_EMBEDDER": "tfidf", "PATH": "/usr/bin:/bin", "HF_HUB_OFFLINE": "1"})
+    proc.stdout.close()  # the reader is gone before the first line is written
+    err = proc.stderr.read().decode()
+    assert proc.wait(120) == 0 and "Traceback" not in err and "BrokenPipe" not in err
