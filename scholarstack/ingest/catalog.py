@@ -252,7 +252,8 @@ def ingest_records(store: Store, items: Iterable[PaperRecord | tuple[str, str]],
     after = raw_hashes(store)
     lost = [r["paper_id"] for r in changed_rows if after.get(r["paper_id"]) != r["content_hash"]]
     if lost:  # report what was really loaded, never what was meant to be
-        raise RuntimeError(f"the load into {store.path} did not store {len(lost)} paper(s) ({', '.join(lost[:5])}); nothing else changed")
+        raise RuntimeError(f"the load into {store.path} finished but {len(lost)} paper(s) are not there ({', '.join(lost[:5])}); "
+                           "run the ingest again")
     notes = [(run_id, f["source"], "source", f["reason"], "ingest", json.dumps(f)) for f in failed]
     notes += [(run_id, w["paper_id"], "source_warning", w["reason"], "ingest", json.dumps(w)) for w in renamed + warnings]
     if notes:

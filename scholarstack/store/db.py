@@ -119,6 +119,8 @@ class Store:
                 raise StoreError(f"no store at {self.home} (no store.duckdb there); give --store DIR of a compiled store")
             writable = os.access(self.home, os.W_OK) and (not (self.home / "store.lock").exists() or os.access(self.home / "store.lock", os.W_OK))
             self._lock = FileLock(str(self.home / "store.lock"), timeout=timeout, is_singleton=False) if writable else None
+            if writable and not self.table_exists("main", "sentences", column="kind"):
+                Store(self.home, lock_timeout=timeout)  # a store from before the latest schema: migrate it once
             return
         if self.home.exists() and not self.home.is_dir():
             raise StoreError(f"store path {self.home} is a file, not a directory")
@@ -391,7 +393,10 @@ class Store:
             self.insert_rows(con, "rejections", ["ts", "run_id", "candidate_id", "kind", "reason", "producer", "data"],
                              [(now, *r) for r in rows])
 
-    def table_exists(self, schema: str, table: str) -> bool:
+    def table_exists(self, schema: str, table: str, column: str | None = None) -> bool:
+        if column is not None:
+            return bool(self.query("SELECT 1 FROM information_schema.columns WHERE table_schema = ? AND table_name = ? "
+                                   "AND column_name = ?", [schema, table, column]))
         return bool(self.query(
             "SELECT 1 FROM information_schema.tables WHERE table_schema = ? AND table_name = ?", [schema, table]))
 
