@@ -11,7 +11,7 @@ export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 export DO_NOT_TRACK := 1
 
-.PHONY: demo test install dev bench clean
+.PHONY: demo test install dev bench models clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -37,6 +37,11 @@ dev: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks.registry_bench
 	$(BIN)/python -m benchmarks.compile_bench
+
+models: $(STAMP)  # retrain the committed weights of the learned offline models from ../shared/data
+	$(BIN)/python -c "from dagster import materialize; from assets.models import claim_verifier; \
+	  r = materialize([claim_verifier]); \
+	  print({k: getattr(v, 'value', v) for e in r.get_asset_materialization_events() for k, v in e.materialization.metadata.items() if k != 'model_card'})"
 
 clean:
 	rm -rf .scholarstack .dagster_home

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import time
+from functools import lru_cache
 from typing import Literal
 
 from pydantic import BaseModel, Field
@@ -61,9 +62,43 @@ def decide(claim: str, ranked) -> tuple[str, str, list]:
     return "SUPPORT", "Overstate" if overstated else "Supported", rationale
 
 
+def _learned(claim: str, ranked) -> tuple[str, str, list] | None:
+    """The learned verifier over the candidates (None: no committed weights, or no MiniLM)."""
+    from ..learned.claim_verifier import default_verifier
+
+    model = default_verifier()
+    if model is None or not ranked:
+        return None
+    try:
+        embedder = _minilm()
+    except (ImportError, OSError):
+        return None
+    cands = ranked[:40]  # the paper's best-scoring items: enough for an abstract or a paper's L1 set
+    verdict = model.predict(claim, [r.item.text for r in cands], embedder)
+    used = [cands[i] for i in verdict.rationale]
+    if verdict.label == "SUPPORT":
+        text = " ".join(u.item.text for u in used)
+        overstated = (HEDGES.search(text) and not HEDGES.search(claim)) or (UNIVERSALS.search(claim) and not UNIVERSALS.search(text))
+        quality = "Overstate" if overstated else "Supported"
+    else:
+        quality = "Topical match" if verdict.label == "CONTRADICT" or ranked[0].coverage >= 0.3 else "Irrelevant"
+    return verdict.label, quality, used
+
+
+@lru_cache(maxsize=1)
+def _minilm():
+    from ..index.embed import MiniLMEmbedder
+
+    return MiniLMEmbedder()
+
+
 def verify_claim(kb: KnowledgeBase, claim: str, paper_id: str, mode: str = "view", embedder=None,
-                 client: LLMClient | None = None, budget: int = 3000) -> TaskAnswer:
+                 client: LLMClient | None = None, budget: int = 3000, method: str = "learned") -> TaskAnswer:
+    """`method` (offline backend): `learned` (the trained verifier, when its weights are present)
+    or `rules` (coverage and polarity rules)."""
     claim = check_text_input(claim, "claim", 5000)
+    if method not in ("learned", "rules"):
+        raise ValueError(f"unknown method {method!r} (learned or rules)")
     started = time.perf_counter()
     if mode == "view":
         _, context, ranked = view_context(kb, claim, [paper_id], embedder, k=5, budget=budget)
@@ -75,7 +110,9 @@ def verify_claim(kb: KnowledgeBase, claim: str, paper_id: str, mode: str = "view
     tokens_in = count_tokens(claim) + count_tokens(context)
     extra: dict = {}
     if client is None:
-        label, quality, used = decide(claim, ranked)
+        learned = _learned(claim, ranked) if method == "learned" else None
+        label, quality, used = learned or decide(claim, ranked)
+        extra["method"] = "learned" if learned else "rules"
         sentences = sorted({loc for u in used for loc in u.item.locators})
         sources = [Statement(text=u.item.text, locators=u.item.locators, object_id=u.item.id) for u in used]
         interp = f"{quality}: " + ("evidence polarity differs from the claim" if label == "CONTRADICT" else

@@ -1,0 +1,1 @@
+"""Small models trained from ../shared/data for the offline backend; weights committed under weights/."""

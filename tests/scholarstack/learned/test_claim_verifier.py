@@ -1,0 +1,40 @@
+"""The learned claim verifier: training on a slice, the development split, the committed weights."""
+
+from __future__ import annotations
+
+import pytest
+
+from scholarstack.index.embed import TfidfSvdEmbedder
+from scholarstack.learned.claim_verifier import LABELS, WEIGHTS, ClaimVerifier, default_verifier, is_dev_claim, load_examples, train
+from tests.conftest import need_shared
+
+
+def test_development_split_is_a_fixed_fifth_by_claim():
+    dev = [i for i in range(2000) if is_dev_claim(i)]
+    assert 300 < len(dev) < 500 and dev == [i for i in range(2000) if is_dev_claim(i)]
+
+
+def test_training_on_a_slice_gives_a_usable_model(tmp_path):
+    claims = need_shared("scifact", "claims_train.jsonl")
+    examples = load_examples(claims, claims.parent / "corpus.jsonl.gz", limit=60)
+    assert examples and {e.label for e in examples} <= set(LABELS)
+    embedder = TfidfSvdEmbedder(dim=32)
+    embedder.fit([e.claim for e in examples] + [s for e in examples for s in e.sentences])
+    model, card = train(examples, embedder, seed=0, folds=3)
+    assert card["train_pairs"] + card["dev_pairs"] == len(examples) and card["dev_pairs"] > 0
+    assert 0.0 <= card["dev_macro_f1"] <= 1.0
+    back = ClaimVerifier.load(model.save(tmp_path / "w.json"))
+    ex = examples[0]
+    a, b = model.predict(ex.claim, ex.sentences, embedder), back.predict(ex.claim, ex.sentences, embedder)
+    assert a.label == b.label in LABELS and a.rationale == b.rationale
+    assert all(0 <= i < len(ex.sentences) for i in a.rationale)
+    assert model.predict(ex.claim, [], embedder).label == "NOT ENOUGH INFO"
+
+
+def test_committed_weights_are_small_and_carry_their_card():
+    model = default_verifier()
+    if model is None:
+        pytest.fail(f"{WEIGHTS} is missing: run `make models`")
+    assert WEIGHTS.stat().st_size < 200_000
+    card = model.card
+    assert card["embedder"] == "minilm" and card["dev_pairs"] > 100 and card["dev_macro_f1"] >= 0.5
