@@ -97,7 +97,7 @@ def build_server(store_dir: str | None = None):
     @server.tool(description="One stored object with its evidence sentences, versions and what cites it.")
     @_clear_errors
     def show(object_id: str, version: int | None = None) -> dict[str, Any]:
-        from .cli import show_object
+        from .views.inspect import show_object
 
         return show_object(store, object_id, version)
 
