@@ -15,7 +15,8 @@ class Sentence(BaseModel):
     section: str = ""
     start: int = Field(0, ge=0, description="character offset in the paper's flat text")
     end: int = Field(0, ge=0)
-    kind: str = Field("prose", description="prose, or instruction: text addressed to a model, kept out of facts")
+    kind: str = Field("prose", description="prose, heading, caption, table_row, equation, reference, garbled or "
+                                           "instruction (ingest/hygiene.py); facts come from prose only")
 
 
 class SourceMap(ResearchObject):
