@@ -176,8 +176,9 @@ def register_many(
 
     models = _validate(_prepare(cands, task, producer, report.run_id, reject), validator, reject)
 
+    ids = {i: o.id for i, o in models}  # ids hash the identity: compute each once
     with store.transaction() as con:
-        existing = store.current_rows([o.id for _, o in models])
+        existing = store.current_rows(ids.values())
         cited_ids = {cid for _, o in models for cid, _ in o.cited_ids()}
         cited_rows = store.current_rows(cited_ids)
         locs = {loc for _, o in models for loc in o.locators()}
@@ -187,7 +188,7 @@ def register_many(
         ctx.preload_cited()
 
         state: dict[str, dict[str, Any]] = {}  # id → row state as the batch proceeds
-        writes: dict[str, tuple[ResearchObject, int, str, dict[str, str]]] = {}  # id → (obj, version, status, evidence)
+        writes: dict[str, tuple] = {}  # id → (obj, version, status, evidence snapshot, content hash, evidence hash)
         clears: dict[str, ResearchObject] = {}  # reused objects whose lifecycle/verification changes
         accepted_papers: dict[str, dict[int, str]] = {}
 
@@ -210,35 +211,37 @@ def register_many(
             return existing.get(oid)
 
         for i, obj in models:
+            oid = ids[i]
             if isinstance(obj, SourceMap):
                 sids = [s.sid for s in obj.sentences]
                 if len(set(sids)) != len(sids):
-                    reject(i, obj.kind, obj.id, "duplicate sentence ids in source map", {"paper": obj.id})
+                    reject(i, obj.kind, oid, "duplicate sentence ids in source map", {"paper": oid})
                     continue
             bad_locs = [loc for loc in obj.locators() if sentence_text(loc) is None]
             if bad_locs:
-                reject(i, obj.kind, obj.id, f"evidence locator(s) do not resolve to a current sentence: {', '.join(bad_locs[:5])}", obj.model_dump(mode="json"))
+                reject(i, obj.kind, oid, f"evidence locator(s) do not resolve to a current sentence: {', '.join(bad_locs[:5])}", obj.model_dump(mode="json"))
                 continue
-            bad_refs = [f"{cid} ({role})" for cid, role in obj.cited_ids() if cid != obj.id and not live(cid)]
+            bad_refs = [f"{cid} ({role})" for cid, role in obj.cited_ids() if cid != oid and not live(cid)]
             if bad_refs:
-                reject(i, obj.kind, obj.id, f"cites unknown or withdrawn object(s): {', '.join(bad_refs[:5])}", obj.model_dump(mode="json"))
+                reject(i, obj.kind, oid, f"cites unknown or withdrawn object(s): {', '.join(bad_refs[:5])}", obj.model_dump(mode="json"))
                 continue
             snapshot = {loc: sentence_text(loc) or "" for loc in obj.locators()}
             ev_hash = evidence_hash(snapshot)
-            prev = previous(obj.id)
+            prev = previous(oid)
+            h = obj.content_hash()  # verification is bookkeeping: the hash does not change with it below
             if (isinstance(obj, Fact) and not allow_revision and prev is not None and prev["lifecycle"] != Lifecycle.withdrawn
-                    and prev["content_hash"] != obj.content_hash()
+                    and prev["content_hash"] != h
                     and not (prev.get("producer") == obj.provenance.producer and prev.get("evidence_hash") not in (None, ev_hash))):
                 # Not a re-extraction of changed evidence by its producer: another fact, never a version of this one.
                 obj = obj.model_copy(update={"variant": stable_hash(obj.hashed_content(), 10)})
-                prev = previous(obj.id, look_up=True)
+                oid, h = obj.id, obj.content_hash()
+                prev = previous(oid, look_up=True)
             ctx.sentences.update(snapshot)
             verification, note = default_verifier(obj, ctx)
             if isinstance(obj, Synthesis) and obj.provenance.task and verification == Verification.failed:
-                reject(i, obj.kind, obj.id, f"{note} (text written by a caller is registered only when its basis supports it)", obj.model_dump(mode="json"))
+                reject(i, obj.kind, oid, f"{note} (text written by a caller is registered only when its basis supports it)", obj.model_dump(mode="json"))
                 continue
             obj = obj.model_copy(update={"verification": verification, "verification_note": note[:500]})
-            oid, h = obj.id, obj.content_hash()
             if prev is None:
                 version, status = 1, "new"
             elif prev["content_hash"] == h and prev["lifecycle"] != Lifecycle.withdrawn:
@@ -250,7 +253,7 @@ def register_many(
             else:
                 version, status = prev["version"] + 1, "revised"
             if status != "reused":
-                writes[oid] = (obj, version, status, snapshot)
+                writes[oid] = (obj, version, status, snapshot, h, ev_hash)
                 clears.pop(oid, None)
             state[oid] = dict(kind=obj.kind, version=version, lifecycle=Lifecycle.current, content_hash=h,
                               verification=obj.verification, producer=obj.provenance.producer, evidence_hash=ev_hash)
@@ -260,7 +263,7 @@ def register_many(
             outcomes[i] = Outcome(i, obj.kind, oid, status, version)
 
         _write(store, con, report.run_id, now, writes, clears, rejection_rows)
-        revised = [oid for oid, (_, _, st, _) in writes.items() if st == "revised"]
+        revised = [oid for oid, (_, _, st, *_) in writes.items() if st == "revised"]
         report.marked_for_recheck = _propagate(store, con, revised, set(state), report.run_id, now, "revised")
 
     report.outcomes = [o for o in outcomes if o is not None]
@@ -288,12 +291,11 @@ def _write(store: Store, con, run_id: str, now: datetime, writes, clears, reject
         sql(con, "DELETE FROM evidence WHERE obj_id IN (SELECT id FROM _w)")
         sql(con, "UPDATE object_versions SET lifecycle = 'superseded' WHERE id IN (SELECT id FROM _w) AND lifecycle <> 'withdrawn'")
         obj_rows, ver_rows, ref_rows, ev_rows, sent_rows = [], [], [], [], []
-        for oid, (obj, version, status, snapshot) in writes.items():
+        for oid, (obj, version, status, snapshot, h, ev_hash) in writes.items():
             data = _dump(obj)
-            h = obj.content_hash()
             obj_rows.append((oid, obj.kind, LAYER_OF[obj.kind], version, "current", obj.verification.value,
                              obj.verification_note, h, obj.paper_id, obj.label()[:300], obj.provenance.task,
-                             None, run_id, now, data, evidence_hash(snapshot)))
+                             None, run_id, now, data, ev_hash))
             ver_rows.append((oid, version, obj.kind, "current", obj.verification.value, h, run_id, now, data,
                              json.dumps(snapshot, ensure_ascii=False) if snapshot else None))
             ref_rows.extend((oid, dst, role) for dst, role in obj.cited_ids())
@@ -304,7 +306,7 @@ def _write(store: Store, con, run_id: str, now: datetime, writes, clears, reject
                     (obj.locator(s.sid), oid, s.sid, version, s.section, s.start, s.end, s.text, True, s.kind)
                     for s in obj.sentences
                 )
-        papers = [oid for oid, (o, _, _, _) in writes.items() if isinstance(o, SourceMap)]
+        papers = [oid for oid, (o, *_) in writes.items() if isinstance(o, SourceMap)]
         if papers:
             store.with_id_table(con, "_p", papers)
             sql(con, "UPDATE sentences SET is_current = false WHERE paper_id IN (SELECT id FROM _p)")
