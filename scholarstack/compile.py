@@ -35,15 +35,17 @@ def load_source_map(store: Store, paper_id: str) -> SourceMap:
     if row is None or row["kind"] != "paper":
         raise LookupError(f"paper {paper_id!r} has no source map in {store.home}; materialise source_maps first")
     data = {k: v for k, v in row["data"].items() if k not in ("kind", "n_sentences")}
-    sents = [Sentence(sid=s["sid"], text=s["text"], section=s["section"], start=s["start_char"], end=s["end_char"], kind=s["kind"])
-             for s in store.paper_sentences(paper_id)]
-    return SourceMap.model_validate(data | {"sentences": sents})
+    return SourceMap.model_validate(data | {"sentences": stored_sentences(store, paper_id)})
+
+
+def stored_sentences(store: Store, paper_id: str) -> list[Sentence]:
+    return [Sentence(sid=s["sid"], text=s["text"], section=s["section"], start=s["start_char"], end=s["end_char"], kind=s["kind"])
+            for s in store.paper_sentences(paper_id)]
 
 
 def _previous_sentences(store: Store, paper_id: str) -> tuple[list[Sentence], int]:
-    rows = store.paper_sentences(paper_id)
-    prev = [Sentence(sid=s["sid"], text=s["text"], section=s["section"], start=s["start_char"], end=s["end_char"]) for s in rows]
-    return prev, (store.next_free_sid(paper_id) if rows else 0)
+    prev = stored_sentences(store, paper_id)
+    return prev, (store.next_free_sid(paper_id) if prev else 0)
 
 
 def compile_source_map(store: Store, paper_id: str, run_id: str, validator: BatchValidator | None = None) -> dict[str, Any]:

@@ -23,6 +23,7 @@ STOP = frozenset(
 )
 QUALIFIERS = frozenset("not no never without may might could possibly likely unlikely only approximately roughly "
                        "partially suggest suggests appear appears cannot".split())
+NUMBER_RE = re.compile(r"\d+(?:\.\d+)?")
 AUTHOR_VOICE = re.compile(r"\b(we|our|this paper|this work|the proposed|the present)\b", re.I)
 
 
@@ -60,12 +61,12 @@ def verify_fact(fact: Fact, evidence_text: str) -> tuple[Verification, str]:
     ov = overlap(fact.statement, evidence_text)
     if ov < 0.5:
         problems.append(f"only {ov:.0%} of the statement's content words occur in the evidence")
-    numbers = set(re.findall(r"\d+(?:\.\d+)?", evidence_text))
+    numbers = set(NUMBER_RE.findall(evidence_text))
     for q in fact.quantities:
-        found = re.findall(r"\d+(?:\.\d+)?", q.text)
+        found = NUMBER_RE.findall(q.text)
         if not found or not all(n in numbers for n in found):
             problems.append(f"quantity '{q.text}' not in the evidence")
-    stray = sorted(set(re.findall(r"\d+(?:\.\d+)?", fact.statement)) - numbers)
+    stray = sorted(set(NUMBER_RE.findall(fact.statement)) - numbers)
     if stray:
         problems.append(f"number(s) {', '.join(stray[:5])} in the statement but not in the evidence")
     dropped = (QUALIFIERS & ev_words) - set(words(fact.statement))
@@ -88,7 +89,6 @@ def _mentions(names: set[str], text: str) -> bool:
 
 
 CITE_RE = re.compile(r"\[[^\]]*\]")
-NUMBER_RE = re.compile(r"\d+(?:\.\d+)?")
 
 
 def basis_text(obj: ResearchObject | None) -> str:

@@ -15,7 +15,6 @@ import unicodedata
 
 PROSE, HEADING, CAPTION, TABLE_ROW, EQUATION, REFERENCE, GARBLED, INSTRUCTION = (
     "prose", "heading", "caption", "table_row", "equation", "reference", "garbled", "instruction")
-KINDS = (PROSE, HEADING, CAPTION, TABLE_ROW, EQUATION, REFERENCE, GARBLED, INSTRUCTION)
 
 INSTRUCTION_RE = re.compile(
     r"\b(?:ignore|disregard|forget|override)\b[^.]{0,40}\b(?:previous|prior|above|earlier|all|any|your)\b[^.]{0,30}"
@@ -28,7 +27,7 @@ INSTRUCTION_RE = re.compile(
 )
 CAPTION_RE = re.compile(r"^(?:figure|fig\.|table|tab\.|algorithm)\s*\d+(?:\.\d+)*[a-z]?\s*[:.](?:\s|$)", re.I)
 NUMBER_TOKEN = re.compile(r"^[(\[]?[-+±]?\d[\d.,]*%?[)\]]?[*†‡]?$")
-# Bracket, pipe or tilde debris inside a word, or a comma/paren between letters: OCR damage ("t)arent", "doc,wm").
+# Bracket, brace, tilde or semicolon debris inside a word, or a comma/paren between letters: OCR damage ("t)arent", "doc,wm").
 DEBRIS_TOKEN = re.compile(r"[A-Za-z][\[{}~^\\;][A-Za-z():;]|[a-z]\][a-z]|^\][a-z]|[a-z][),][a-z]|[a-z]\d[a-z]")
 FUNCTION_WORDS = frozenset("the a an of in on to for and or with by from is are was were be we our this that which as at it".split())
 MATH_CHARS = set("=+−*/^_<>∑∏√≤≥∈∀∃λαβγδθσμπ|∧∨¬→←⇒∂∫·×")

@@ -169,7 +169,7 @@ def _fit_sentence_models(feats: list[np.ndarray], examples: list[Example], seed:
     return _fit(X, y, seed), _fit(Xc, yc, seed)
 
 
-def train(examples: list[Example], embedder, seed: int = 0, folds: int = 5, progress: bool = False) -> tuple[ClaimVerifier, dict[str, Any]]:
+def train(examples: list[Example], embedder, seed: int = 0, folds: int = 5) -> tuple[ClaimVerifier, dict[str, Any]]:
     """Train on the non-development claims, measure on the development ones; returns (model, card)."""
     from sklearn.metrics import f1_score
     from sklearn.model_selection import GroupKFold

@@ -22,16 +22,18 @@ from .usage import Usage
 T = TypeVar("T", bound=BaseModel)
 
 
-class LLMOutputError(RuntimeError):
+class LLMCallError(RuntimeError):
+    """A structured call that did not give an object; `usage` is what it cost."""
+
+    usage: Usage = Usage()
+
+
+class LLMOutputError(LLMCallError):
     """The model's output did not validate against the schema after all retries."""
 
-    usage: Usage = Usage()
 
-
-class LLMUnavailableError(RuntimeError):
+class LLMUnavailableError(LLMCallError):
     """The endpoint could not be reached or refused to serve: the call was not answered at all."""
-
-    usage: Usage = Usage()
 
 
 def _is_outage(exc: BaseException) -> bool:
@@ -50,10 +52,7 @@ def _is_outage(exc: BaseException) -> bool:
             return True
         if isinstance(e, openai.APIStatusError) and e.status_code >= 500:
             return True
-        stack += [e.__cause__, e.__context__] + [a for a in getattr(e, "failed_attempts", None) or [] if isinstance(a, BaseException)]
-        last = getattr(e, "last_attempt", None)
-        if last is not None and hasattr(last, "exception"):
-            stack.append(last.exception())
+        stack += [e.__cause__, e.__context__]
     return False
 
 

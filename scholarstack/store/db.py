@@ -190,7 +190,7 @@ class Store:
         while True:
             try:
                 return duckdb.connect(str(self.path), read_only=True)
-            except duckdb.IOException as exc:  # a writer holds the file for its transaction: wait
+            except duckdb.IOException as exc:  # unlocked reader (store.lock not ours to take): a writer's transaction, wait
                 if "lock" not in str(exc).lower() or time.monotonic() > deadline:
                     raise StoreError(f"cannot open store {self.path}: {_one_line(exc)}") from exc
                 time.sleep(0.1)

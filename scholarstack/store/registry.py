@@ -184,7 +184,7 @@ def register_many(
         locs = {loc for _, o in models for loc in o.locators()}
         texts = store.current_sentences(locs)
         ctx = RecheckContext(store, texts)
-        ctx.cited.update(_load_current(store, con, [c for c, r in cited_rows.items() if r["kind"] != "paper"]))
+        ctx.preload(c for c, r in cited_rows.items() if r["kind"] != "paper")
         ctx.preload_cited()
 
         state: dict[str, dict[str, Any]] = {}  # id → row state as the batch proceeds
@@ -469,7 +469,7 @@ def recheck(store: Store, verifier: Verifier | None = None, ids: Iterable[str] |
         cited_rows = store.current_rows(cited_ids)
         texts = store.current_sentences({loc for o in objs for loc in o.locators()})
         ctx = RecheckContext(store, texts)
-        ctx.cited.update(_load_current(store, con, [c for c, r in cited_rows.items() if r["kind"] != "paper"]))
+        ctx.preload(c for c, r in cited_rows.items() if r["kind"] != "paper")
         ctx.preload_cited()
         updates = []
         for row, obj in zip(rows, objs):
