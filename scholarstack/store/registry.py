@@ -379,8 +379,10 @@ def withdraw(store: Store, ids: Iterable[str], reason: str, run_id: str | None =
             return 0
         store.with_id_table(con, "_wd", live_ids)
         sql(con, 
-            "INSERT INTO object_versions (id, version, kind, lifecycle, verification, content_hash, run_id, created_at, data) "
-            "SELECT id, version + 1, kind, 'withdrawn', verification, content_hash, ?, ?, data FROM objects WHERE id IN (SELECT id FROM _wd)",
+            # The withdrawn version says what the last one said, on the evidence that one was checked against.
+            "INSERT INTO object_versions (id, version, kind, lifecycle, verification, content_hash, run_id, created_at, data, evidence_texts) "
+            "SELECT o.id, o.version + 1, o.kind, 'withdrawn', o.verification, o.content_hash, ?, ?, o.data, v.evidence_texts "
+            "FROM objects o LEFT JOIN object_versions v ON v.id = o.id AND v.version = o.version WHERE o.id IN (SELECT id FROM _wd)",
             [run_id, now],
         )
         sql(con, 

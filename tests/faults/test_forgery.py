@@ -8,7 +8,7 @@ import json
 from orchestration.run import compile_store
 from scholarstack.ingest.catalog import ingest_paths
 from scholarstack.models import BasisItem, Fact, Scope, Sentence, SourceMap, Synthesis
-from scholarstack.store import Store, register, revise
+from scholarstack.store import Store, register, revise, withdraw
 
 from .conftest import TAGGER, cli, write_md
 
@@ -112,3 +112,9 @@ def test_old_version_shows_the_evidence_it_was_registered_against(tmp_path, caps
     assert code == 0 and old["evidence"][0]["text"] == TAGGER[2]
     code, out, _ = cli(capsys, "show", real.id, "--store", str(store.home), "--json")
     assert json.loads(out)["evidence"][0]["text"] == edited[2]
+    # A withdrawn version shows the evidence its last version was checked against, not a later paper's.
+    register(store, SourceMap(paper_key="A00-1031", title="TnT", sentences=[Sentence(sid=i + 1, text=t) for i, t in enumerate(TAGGER[:2])]))
+    assert withdraw(store, [real.id], reason="sentence removed") == 1
+    code, out, _ = cli(capsys, "show", real.id, "--version", "3", "--store", str(store.home), "--json")
+    gone = json.loads(out)
+    assert code == 0 and gone["lifecycle"] == "withdrawn" and gone["evidence"][0]["text"] == edited[2]
