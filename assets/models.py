@@ -4,16 +4,37 @@ model card as metadata. Their weights are committed, so a fresh clone runs witho
 from dagster import AssetExecutionContext, MaterializeResult, MetadataValue, asset
 
 from scholarstack.index.embed import make_embedder
-from scholarstack.learned.claim_verifier import train_from_shared
+from scholarstack.learned import claim_verifier as cv
+from scholarstack.learned import doc_entities, mention_tagger
 from scholarstack.settings import shared_data_dir
 
 from .common import clean_metadata
+
+
+def _result(card: dict) -> MaterializeResult:
+    return MaterializeResult(metadata=clean_metadata(card | {"model_card": MetadataValue.json(card)}))
 
 
 @asset(group_name="models", kinds={"sklearn", "numpy"},
        description="Claim verifier (rationale, contradiction and label models over MiniLM pair features), trained on "
                    "SciFact claims_train minus its development fifth; weights in scholarstack/learned/weights/.")
 def claim_verifier(context: AssetExecutionContext) -> MaterializeResult:
-    card = train_from_shared(shared_data_dir(), make_embedder("minilm"), seed=0)
+    card = cv.train_from_shared(shared_data_dir(), make_embedder("minilm"), seed=0)
     context.log.info(f"claim verifier: dev macro-F1 {card['dev_macro_f1']} on {card['dev_pairs']} pairs")
-    return MaterializeResult(metadata=clean_metadata(card | {"model_card": MetadataValue.json(card)}))
+    return _result(card)
+
+
+@asset(group_name="models", kinds={"pytorch"},
+       description="Scientific mention tagger (BiLSTM over MiniLM static word-piece vectors, BIO Viterbi) for Method, "
+                   "Task, Metric and Material spans; trained on SciREX train_docs only.")
+def scirex_mention_tagger(context: AssetExecutionContext) -> MaterializeResult:
+    card = mention_tagger.train_from_shared(shared_data_dir(), seed=0, log=context.log.info)
+    return _result(card)
+
+
+@asset(group_name="models", kinds={"sklearn", "numpy"}, deps=[scirex_mention_tagger],
+       description="Document entity model: salience of mention clusters and (Method, Material) result pairs, "
+                   "logistic models over the tagger's output on SciREX train_docs.")
+def scirex_doc_entities(context: AssetExecutionContext) -> MaterializeResult:
+    card = doc_entities.train_from_shared(shared_data_dir(), seed=0, log=context.log.info)
+    return _result(card)

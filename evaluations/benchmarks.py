@@ -237,9 +237,10 @@ def eval_scirex(store: Store, limit: int | None = None, **_: Any) -> dict[str, A
     from . import scirex_eval
 
     res = scirex_eval.run(shared_data_dir() / "scirex" / "docs.jsonl.gz", limit)
-    return {"benchmark": "scirex", "n": res["n"], "systems": {"offline_rules": {
-        "mention_f1": res["mention_f1_typed"]["f1"], "mention_f1_untyped": res["mention_f1_untyped"]["f1"],
-        "salient_cluster_f1": res["salient_cluster_f1"]["f1"], "relation_f1": res["relation_f1"]["f1"]}}}
+    return {"benchmark": "scirex", "n": res["n"], "systems": {name: {
+        "mention_f1": r["mention_f1_typed"]["f1"], "mention_f1_untyped": r["mention_f1_untyped"]["f1"],
+        "salient_cluster_f1": r["salient_cluster_f1"]["f1"], "relation_f1": r["relation_f1"]["f1"]}
+        for name, r in res["systems"].items()}}
 
 
 def eval_localisation(store: Store, **kw: Any) -> dict[str, Any]:

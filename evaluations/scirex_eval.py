@@ -1,12 +1,18 @@
 """L2 quality against SciREX (90 ML papers with gold mentions, salient clusters and relations).
 
-- mention F1: our typed mention rules on each sentence vs gold spans (exact token span; typed and
-  untyped). Types: method/other → Method, task → Task, metric → Metric, dataset → Material.
-- salient cluster F1: our clusters (mentions grouped by normalised form, abbreviations merged)
-  that occur in at least two sections are predicted salient; a predicted cluster matches a gold
-  salient cluster when most of its mention spans are in that cluster (SciREX's criterion).
-- relation F1: (Method, Material) pairs: ours from sentences that name both and report a result,
-  mapped to gold clusters; gold from the n-ary Task–Dataset–Metric–Method relations.
+Two systems, measured in one run:
+- `offline_rules`: the surface mention rules (organise.mentions); clusters by normalised form with
+  abbreviations merged; salient = seen in two or more sections; relations from result sentences.
+- `offline_learned`: the mention tagger, then the document entity model (salience and
+  (Method, Material) result pairs), both trained on SciREX train_docs only.
+Metrics:
+- mention F1: predicted vs gold spans (exact token span; typed and untyped). Rule types map
+  method/other → Method, task → Task, metric → Metric, dataset → Material.
+- salient cluster F1: a predicted salient cluster matches a gold salient cluster when most of its
+  mention spans are in that cluster (SciREX's criterion); precision over predicted clusters,
+  recall over gold clusters.
+- relation F1: (Method, Material) pairs mapped to gold cluster names vs the gold n-ary relations'
+  (Method, Material) pairs (SciREX's binary end-to-end setting).
 """
 
 from __future__ import annotations
@@ -16,15 +22,19 @@ import json
 import re
 from collections import defaultdict
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from scholarstack.models import EntityType
 from scholarstack.organise.entities import normalise
-from scholarstack.organise.mentions import acronym_pairs, extract_mentions
+from scholarstack.organise.mentions import acronym_pairs, rule_mentions
 
 TYPE_MAP = {EntityType.method: "Method", EntityType.other: "Method", EntityType.task: "Task",
             EntityType.metric: "Metric", EntityType.dataset: "Material"}
 RESULT_CUE = re.compile(r"\d|achiev|outperform|state-of-the-art|results?|accuracy|score|evaluat", re.I)
+
+Span = tuple[int, int]
+# (mentions (start, end, type), salient clusters key → spans, relations as (method key, material key))
+Prediction = tuple[list[tuple[int, int, str]], dict[str, list[Span]], set[tuple[str, str]]]
 
 
 def f1(tp: int, n_pred: int, n_gold: int) -> dict[str, float]:
@@ -36,7 +46,7 @@ def pr_f1(p: float, r: float) -> dict[str, float]:
 
 
 def predict_mentions(doc: dict) -> list[tuple[int, int, str, str]]:
-    """(token start, token end exclusive, SciREX type, surface) for each predicted mention."""
+    """Rules: (token start, token end exclusive, SciREX type, surface) for each predicted mention."""
     words = doc["words"]
     out = []
     for s, e in doc["sentences"]:
@@ -44,7 +54,7 @@ def predict_mentions(doc: dict) -> list[tuple[int, int, str, str]]:
         for i in range(s, e):
             starts.append(len(text))
             text += words[i] + " "
-        for m in extract_mentions(text):
+        for m in rule_mentions(text):
             toks = [s + k for k, c in enumerate(starts) if m.start <= c < m.end]
             if toks:
                 out.append((toks[0], toks[-1] + 1, TYPE_MAP[m.type], m.text))
@@ -55,71 +65,92 @@ def _section_of(doc: dict, tok: int) -> int:
     return next((i for i, (a, b) in enumerate(doc["sections"]) if a <= tok < b), -1)
 
 
-def evaluate_doc(doc: dict) -> dict[str, Any]:
+def predict_rules(doc: dict) -> Prediction:
     pred = predict_mentions(doc)
-    gold = {(a, b, t) for a, b, t in doc["ner"]}
-    typed_tp = len({(a, b, t) for a, b, t, _ in pred} & gold)
-    untyped_tp = len({(a, b) for a, b, _, _ in pred} & {(a, b) for a, b, _ in gold})
-    # Clusters: normalised surface, abbreviations merged within the document.
-    text = " ".join(doc["words"])
-    alias = {normalise(short): normalise(long) for long, short in acronym_pairs(text)}
-    clusters: dict[str, list[tuple[int, int]]] = defaultdict(list)
+    alias = {normalise(short): normalise(long) for long, short in acronym_pairs(" ".join(doc["words"]))}
+    clusters: dict[str, list[Span]] = defaultdict(list)
     for a, b, _, surface in pred:
         key = normalise(surface)
         clusters[alias.get(key, key)].append((a, b))
-    salient_pred = {k: spans for k, spans in clusters.items() if len({_section_of(doc, a) for a, _ in spans}) >= 2}
+    salient = {k: spans for k, spans in clusters.items() if len({_section_of(doc, a) for a, _ in spans}) >= 2}
+    rel = set()
+    words = doc["words"]
+    for s, e in doc["sentences"]:
+        if not RESULT_CUE.search(" ".join(words[s:e])):
+            continue
+        keys = [(alias.get(normalise(x), normalise(x)), t) for a, _, t, x in pred if s <= a < e]
+        methods = {k for k, t in keys if t == "Method" and k in salient}
+        data = {k for k, t in keys if t == "Material" and k in salient}
+        rel |= {(m, d) for m in methods for d in data}
+    return [(a, b, t) for a, b, t, _ in pred], salient, rel
+
+
+def learned_predictor() -> Callable[[dict], Prediction]:
+    from scholarstack.learned import doc_entities, mention_tagger
+
+    tagger, model = mention_tagger.load(), doc_entities.load()
+
+    def predict(doc: dict) -> Prediction:
+        tdoc, offsets = doc_entities.scirex_doc(doc, tagger)
+        mentions = [(offsets[si] + a, offsets[si] + b, t) for si, spans in enumerate(tdoc.spans) for a, b, t in spans]
+        cs, salient, pairs = model.analyse(tdoc)
+        sal = {cs[i].key: [(offsets[si] + a, offsets[si] + b) for si, a, b in cs[i].mentions] for i in salient}
+        return mentions, sal, {(cs[m].key, cs[d].key) for m, d, _ in pairs}
+
+    return predict
+
+
+def score_doc(doc: dict, pred: Prediction) -> dict[str, tuple[int, ...]]:
+    mentions, salient_pred, pred_rel = pred
+    gold = {(a, b, t) for a, b, t in doc["ner"]}
+    pm = set(mentions)
     gold_clusters = {name: {tuple(s) for s in spans} for name, spans in doc["coref"].items() if spans}
     matched: dict[str, str] = {}
     for key, spans in salient_pred.items():
         best = max(gold_clusters, key=lambda g: sum(1 for s in spans if s in gold_clusters[g]), default=None)
         if best is not None and sum(1 for s in spans if s in gold_clusters[best]) > len(spans) / 2:
             matched[key] = best
-    # Relations (Method, Material).
-    gold_types = {}
-    for name, spans in doc["coref"].items():
-        types = [t for a, b, t in doc["ner"] if (a, b) in {tuple(s) for s in spans}]
-        gold_types[name] = max(set(types), key=types.count) if types else ""
     gold_rel = {(r["Method"], r["Material"]) for r in doc["n_ary_relations"] if r.get("Method") and r.get("Material")}
-    pred_rel = set()
-    words = doc["words"]
-    for s, e in doc["sentences"]:
-        sent = " ".join(words[s:e])
-        if not RESULT_CUE.search(sent):
-            continue
-        inside = [(a, b, t, surf) for a, b, t, surf in pred if s <= a < e]
-        # Relations hold between salient entities only, as in SciREX's end-to-end setting.
-        keys = [(alias.get(normalise(x), normalise(x)), t) for _, _, t, x in inside]
-        methods = {matched.get(k, "?" + k) for k, t in keys if t == "Method" and k in salient_pred}
-        data = {matched.get(k, "?" + k) for k, t in keys if t == "Material" and k in salient_pred}
-        pred_rel |= {(m, d) for m in methods for d in data}
+    mapped = {(matched.get(m, "?" + m), matched.get(d, "?" + d)) for m, d in pred_rel}
     return {
-        "typed": (typed_tp, len({(a, b, t) for a, b, t, _ in pred}), len(gold)),
-        "untyped": (untyped_tp, len({(a, b) for a, b, _, _ in pred}), len({(a, b) for a, b, _ in gold})),
+        "typed": (len(pm & gold), len(pm), len(gold)),
+        "untyped": (len({(a, b) for a, b, _ in pm} & {(a, b) for a, b, _ in gold}), len({(a, b) for a, b, _ in pm}),
+                    len({(a, b) for a, b, _ in gold})),
         "clusters": (len(set(matched.values())), len(salient_pred), len(gold_clusters), len(matched)),
-        "relations": (len(pred_rel & gold_rel), len(pred_rel), len(gold_rel)),
+        "relations": (len(mapped & gold_rel), len(mapped), len(gold_rel)),
     }
 
 
-def run(path: Path, limit: int | None = None) -> dict[str, Any]:
-    totals: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0])
+def evaluate_doc(doc: dict) -> dict[str, tuple[int, ...]]:
+    """The rules system on one doc (kept for tests that score one paper)."""
+    return score_doc(doc, predict_rules(doc))
+
+
+def run(path: Path, limit: int | None = None, systems: tuple[str, ...] = ("offline_rules", "offline_learned")) -> dict[str, Any]:
+    predictors = {"offline_rules": predict_rules}
+    if "offline_learned" in systems:
+        predictors["offline_learned"] = learned_predictor()
+    totals: dict[str, dict[str, list[int]]] = {s: defaultdict(lambda: [0, 0, 0, 0]) for s in systems}
     n = 0
     with gzip.open(path, "rt") as fh:
         for line in fh:
             if limit is not None and n >= limit:
                 break
             n += 1
-            for key, vals in evaluate_doc(json.loads(line)).items():
-                for i, v in enumerate(vals):
-                    totals[key][i] += v
-    t = totals
-    return {
-        "benchmark": "scirex_l2", "n": n,
-        "mention_f1_typed": f1(*t["typed"][:3]),
-        "mention_f1_untyped": f1(*t["untyped"][:3]),
-        # cluster precision: predicted salient clusters that match; recall: gold clusters matched.
-        "salient_cluster_f1": pr_f1(t["clusters"][3] / max(1, t["clusters"][1]), t["clusters"][0] / max(1, t["clusters"][2])),
-        "relation_f1": f1(*t["relations"][:3]),
-    }
+            doc = json.loads(line)
+            for name in systems:
+                for key, vals in score_doc(doc, predictors[name](doc)).items():
+                    for i, v in enumerate(vals):
+                        totals[name][key][i] += v
+    out: dict[str, Any] = {"benchmark": "scirex_l2", "n": n, "systems": {}}
+    for name, t in totals.items():
+        out["systems"][name] = {
+            "mention_f1_typed": f1(*t["typed"][:3]),
+            "mention_f1_untyped": f1(*t["untyped"][:3]),
+            "salient_cluster_f1": pr_f1(t["clusters"][3] / max(1, t["clusters"][1]), t["clusters"][0] / max(1, t["clusters"][2])),
+            "relation_f1": f1(*t["relations"][:3]),
+        }
+    return out
 
 
 if __name__ == "__main__":

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from difflib import SequenceMatcher
 
 from ..models import Entity, EntityType, Fact, Mention, Provenance
-from .mentions import acronym_pairs, extract_mentions
+from .mentions import acronym_pairs, extract_mentions, prefetch
 
 GENERIC_HEADS = frozenset("model models approach approaches method methods algorithm algorithms system systems framework technique".split())
 MAX_MENTIONS = 200  # an entity cites at most this many facts; enough for recheck, bounded in size
@@ -80,6 +80,8 @@ def collect_mentions(facts: Iterable[Fact]) -> tuple[list[_Rec], Counter, dict[s
     recs: list[_Rec] = []
     pairs: Counter = Counter()
     long_surface: dict[str, str] = {}
+    facts = list(facts)
+    prefetch([f.statement for f in facts])
     for f in facts:
         for m in extract_mentions(f.statement):
             recs.append(_Rec(m.text, m.type, f.id, f.paper_id))

@@ -1,7 +1,9 @@
-"""Typed mention extraction from text (methods, datasets, metrics, tasks) by surface rules.
+"""Typed mention extraction from text (methods, datasets, metrics, tasks).
 
-Used on fact statements to build canonical entities, and on SciREX sentences to measure it.
-Returns character spans so the same rules can be scored against gold token spans.
+Two extractors with one output (character spans, so both can be scored against gold tokens):
+the learned tagger (`learned.mention_tagger`, trained on SciREX; the default) and surface rules
+(`rule_mentions`, the baseline it is measured against). Used on fact statements to build
+canonical entities and relations, and on search results for keywords.
 """
 
 from __future__ import annotations
@@ -81,9 +83,36 @@ def _trim(phrase: str) -> str:
     return " ".join(words)
 
 
-@lru_cache(maxsize=200_000)
+LEARNED_TYPES = {"Method": EntityType.method, "Task": EntityType.task, "Metric": EntityType.metric,
+                 "Material": EntityType.dataset}
+_CACHE: dict[str, tuple[Mention, ...]] = {}
+CACHE_SIZE = 200_000  # L2 reads every statement twice (entities, then relations)
+
+
+def prefetch(texts: list[str]) -> None:
+    """Tag many texts in batches (much faster than one by one); later calls hit the cache."""
+    from ..learned.mention_tagger import load
+
+    todo = list(dict.fromkeys(t for t in texts if t not in _CACHE))
+    if len(_CACHE) + len(todo) > CACHE_SIZE:
+        _CACHE.clear()
+    for i in range(0, len(todo), 2048):
+        chunk = todo[i:i + 2048]
+        for text, found in zip(chunk, load().tag_text(chunk)):
+            mentions = [Mention(surf, LEARNED_TYPES[t], a, e) for a, e, t, surf in found if surf.lower() not in NOT_ENTITIES]
+            _CACHE[text] = tuple(mentions)
+
+
 def extract_mentions(text: str) -> tuple[Mention, ...]:
-    """Cached: L2 reads every statement twice (entities, then relations)."""
+    """Typed mentions by the learned tagger, cached per text."""
+    if text not in _CACHE:
+        prefetch([text])
+    return _CACHE[text]
+
+
+@lru_cache(maxsize=50_000)
+def rule_mentions(text: str) -> tuple[Mention, ...]:
+    """The surface-rule baseline (what `eval scirex` reports as offline_rules)."""
     return tuple(_extract_mentions(text))
 
 

@@ -11,7 +11,7 @@ import re
 
 from ..models import Entity, EntityType, Fact, FactType, Provenance, Relation, RelationType
 from .entities import normalise
-from .mentions import extract_mentions
+from .mentions import extract_mentions, prefetch
 
 CUES: list[tuple[RelationType, re.Pattern]] = [
     (RelationType.improves_over, re.compile(r"\b(outperform\w*|better than|superior to|surpass\w*|improv\w* (?:over|on|upon)|beats?)\b", re.I)),
@@ -33,6 +33,7 @@ def _link(fact: Fact, lookup: dict[str, Entity]) -> list[tuple[int, Entity]]:
 
 def extract_relations(facts: list[Fact], lookup: dict[str, Entity], run_id: str | None = None, backend: str = "offline") -> list[Relation]:
     merged: dict[tuple[str, RelationType, str], dict] = {}
+    prefetch([f.statement for f in facts])
     for f in facts:
         linked = _link(f, lookup)
         if len(linked) < 2:

@@ -42,4 +42,6 @@ def test_pdf_fidelity_and_scirex_small():
     fid = pdf_fidelity.run(root, limit=3)
     assert fid["n"] >= 1 and 0.3 < fid["text_recall"] <= 1 and fid["sentence_recall"] <= fid["text_recall"]
     sx = scirex_eval.run(need_shared("scirex", "docs.jsonl.gz"), limit=3)
-    assert sx["n"] == 3 and 0 < sx["mention_f1_untyped"]["f1"] <= 1
+    assert sx["n"] == 3 and set(sx["systems"]) == {"offline_rules", "offline_learned"}
+    rules, learned = sx["systems"]["offline_rules"], sx["systems"]["offline_learned"]
+    assert 0 < rules["mention_f1_untyped"]["f1"] <= 1 and 0 < learned["mention_f1_typed"]["f1"] <= 1

@@ -1,0 +1,303 @@
+"""A learned scientific-mention tagger: tokens → typed spans (Method, Task, Metric, Material).
+
+Trained on SciREX's `train_docs.jsonl.gz` only (a tenth of its papers, chosen by a hash of the
+doc id, held out to pick the epoch); measured on `docs.jsonl.gz` by `eval scirex`.
+
+Model: each token is the mean of all-MiniLM-L6-v2's *static* word-piece embeddings (frozen, from
+the installed package: no contextual encoder pass, so a paper tags in a fraction of a second)
+plus casing and shape features, read by a two-layer BiLSTM; a linear layer scores BIO tags, and
+decoding is Viterbi over the valid BIO transitions (an I-X only after B-X or I-X). A whole BiLSTM
+rather than a CRF library because torch is already here and the transition constraint is
+all a CRF would add at inference time. Weights: `weights/mention_tagger.pt` (float16, ~2 MB).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import time
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Iterable
+
+import numpy as np
+
+TYPES = ("Method", "Task", "Metric", "Material")
+TAGS = ("O",) + tuple(f"{p}-{t}" for t in TYPES for p in ("B", "I"))
+WEIGHTS = Path(__file__).parent / "weights" / "mention_tagger.pt"
+TOKEN_RE = re.compile(r"\d+(?:\.\d+)+|\w+|[^\w\s]")
+N_SHAPE = 10
+EMB_DIM = 384
+
+
+def tokenize(text: str) -> list[tuple[str, int, int]]:
+    """SciREX-style tokens (hyphens and punctuation split off) with character offsets."""
+    return [(m.group(0), m.start(), m.end()) for m in TOKEN_RE.finditer(text)]
+
+
+def is_dev_doc(doc_id: str) -> bool:
+    """The tenth of SciREX's training papers held out to pick the epoch (never trained on)."""
+    return int(hashlib.sha256(doc_id.encode()).hexdigest(), 16) % 10 == 0
+
+
+def shape(word: str) -> list[float]:
+    return [float(word.isupper() and len(word) > 1), float(word[:1].isupper()),
+            float(any(c.isupper() for c in word[1:])), float(any(c.isdigit() for c in word)),
+            float(not word[:1].isalnum()), float(word in "-/"), float(len(word) <= 2), float(len(word) >= 8),
+            float(word.lower() in _STOP), float(word.endswith("s") and len(word) > 3)]
+
+
+_STOP = frozenset("the a an of for in on to and or with by from at as is are was were be that this these we our "
+                  "it its which than into over using used use".split())
+
+
+@lru_cache(maxsize=1)
+def _static_table() -> tuple[Any, np.ndarray]:
+    """(word-piece tokenizer, embedding matrix) of the packaged MiniLM: no download, loaded once."""
+    from ..index.embed import _minilm
+
+    model = _minilm()
+    table = model[0].auto_model.embeddings.word_embeddings.weight.detach().cpu().numpy().astype(np.float32)
+    return model.tokenizer, table
+
+
+class WordVectors:
+    """Static word vectors with a per-process cache (papers repeat their vocabulary)."""
+
+    def __init__(self) -> None:
+        self._cache: dict[str, np.ndarray] = {}
+
+    def __call__(self, words: list[str]) -> np.ndarray:
+        tok, table = _static_table()
+        todo = [w for w in dict.fromkeys(w.lower() for w in words) if w not in self._cache]
+        if todo:
+            ids = tok(todo, add_special_tokens=False)["input_ids"]
+            for w, pieces in zip(todo, ids):
+                self._cache[w] = table[pieces].mean(axis=0) if pieces else np.zeros(EMB_DIM, np.float32)
+        return np.stack([np.concatenate([self._cache[w.lower()], shape(w)]) for w in words]).astype(np.float32)
+
+
+def _net(hidden: int = 160):
+    import torch
+    from torch import nn
+
+    class Tagger(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.lstm = nn.LSTM(EMB_DIM + N_SHAPE, hidden, num_layers=2, bidirectional=True, batch_first=True, dropout=0.3)
+            self.drop = nn.Dropout(0.3)
+            self.out = nn.Linear(2 * hidden, len(TAGS))
+
+        def forward(self, x: torch.Tensor) -> torch.Tensor:
+            h, _ = self.lstm(self.drop(x))
+            return self.out(self.drop(h))
+
+    return Tagger()
+
+
+def _allowed() -> np.ndarray:
+    """allowed[i, j]: tag j may follow tag i."""
+    ok = np.ones((len(TAGS), len(TAGS)), dtype=bool)
+    for j, t in enumerate(TAGS):
+        if t.startswith("I-"):
+            for i, s in enumerate(TAGS):
+                ok[i, j] = s[2:] == t[2:] and s != "O"
+    return ok
+
+
+ALLOWED = _allowed()
+START_OK = np.array([not t.startswith("I-") for t in TAGS])
+
+
+def viterbi(logp: np.ndarray) -> list[int]:
+    n, k = logp.shape
+    trans = np.where(ALLOWED, 0.0, -1e9)
+    score = logp[0] + np.where(START_OK, 0.0, -1e9)
+    back = np.zeros((n, k), dtype=np.int64)
+    for t in range(1, n):
+        cand = score[:, None] + trans
+        back[t] = cand.argmax(axis=0)
+        score = cand.max(axis=0) + logp[t]
+    path = [int(score.argmax())]
+    for t in range(n - 1, 0, -1):
+        path.append(int(back[t, path[-1]]))
+    return path[::-1]
+
+
+def spans_from_tags(tags: list[int]) -> list[tuple[int, int, str]]:
+    out, start, kind = [], None, None
+    for i, j in enumerate(tags + [0]):
+        t = TAGS[j]
+        if start is not None and not (t.startswith("I-") and t[2:] == kind):
+            out.append((start, i, kind))
+            start = None
+        if t.startswith("B-"):
+            start, kind = i, t[2:]
+    return out
+
+
+@dataclass(frozen=True)
+class Span:
+    start: int  # token index
+    end: int    # exclusive
+    type: str   # one of TYPES
+
+
+class MentionTagger:
+    def __init__(self, net: Any, vectors: WordVectors | None = None) -> None:
+        self.net = net.eval()
+        self.vectors = vectors or WordVectors()
+
+    def tag(self, sentences: list[list[str]], batch: int = 64) -> list[list[Span]]:
+        """Typed spans for each tokenised sentence."""
+        import torch
+
+        out: list[list[Span]] = [[] for _ in sentences]
+        order = sorted((i for i, s in enumerate(sentences) if s), key=lambda i: len(sentences[i]))
+        with torch.no_grad():
+            for b in range(0, len(order), batch):
+                idx = order[b:b + batch]
+                x = _pad([self.vectors(sentences[i][:200]) for i in idx])
+                logp = torch.log_softmax(self.net(torch.from_numpy(x)), -1).numpy()
+                for row, i in enumerate(idx):
+                    n = min(len(sentences[i]), 200)
+                    out[i] = [Span(a, e, t) for a, e, t in spans_from_tags(viterbi(logp[row, :n]))]
+        return out
+
+    def tag_text(self, texts: list[str]) -> list[list[tuple[int, int, str, str]]]:
+        """(char start, char end, type, surface) for each text."""
+        toks = [tokenize(t) for t in texts]
+        res = []
+        for text, tk, spans in zip(texts, toks, self.tag([[w for w, _, _ in t] for t in toks])):
+            res.append([(tk[s.start][1], tk[s.end - 1][2], s.type, text[tk[s.start][1]:tk[s.end - 1][2]]) for s in spans])
+        return res
+
+
+def _pad(mats: list[np.ndarray]) -> np.ndarray:
+    n = max(len(m) for m in mats)
+    x = np.zeros((len(mats), n, mats[0].shape[1]), dtype=np.float32)
+    for i, m in enumerate(mats):
+        x[i, :len(m)] = m
+    return x
+
+
+@lru_cache(maxsize=1)
+def load(path: Path = WEIGHTS) -> MentionTagger:
+    """The committed tagger, loaded once per process."""
+    import torch
+
+    if not path.exists():
+        raise FileNotFoundError(f"{path}: mention tagger weights missing; run `make models` to train them")
+    state = torch.load(path, map_location="cpu", weights_only=True)
+    net = _net()
+    net.load_state_dict({k: v.float() for k, v in state.items()})
+    return MentionTagger(net)
+
+
+# --- training -------------------------------------------------------------------------------------
+
+def doc_sentences(doc: dict) -> Iterable[tuple[list[str], list[int]]]:
+    """(words, gold tag ids) for each sentence of a SciREX doc."""
+    words = doc["words"]
+    tags = [0] * len(words)
+    for a, b, t in sorted(doc["ner"], key=lambda x: x[1] - x[0], reverse=True):
+        if t in TYPES and all(tags[i] == 0 for i in range(a, b)):
+            tags[a] = TAGS.index(f"B-{t}")
+            for i in range(a + 1, b):
+                tags[i] = TAGS.index(f"I-{t}")
+    for s, e in doc["sentences"]:
+        if e > s:
+            yield words[s:e][:200], tags[s:e][:200]
+
+
+def train(docs: list[dict], seed: int = 0, epochs: int = 6, log=print, max_steps: int | None = None) -> tuple[Any, dict]:
+    """Train on docs not in the dev tenth; pick the epoch by dev mention F1. Returns (net, card)."""
+    import torch
+
+    torch.manual_seed(seed)
+    rng = np.random.default_rng(seed)
+    t0 = time.time()
+    vectors = WordVectors()
+    train_docs = [d for d in docs if not is_dev_doc(d["doc_id"])]
+    dev_docs = [d for d in docs if is_dev_doc(d["doc_id"])] or train_docs[:1]
+    data = [(vectors(w), np.array(t)) for d in train_docs for w, t in doc_sentences(d)]
+    net = _net()
+    opt = torch.optim.Adam(net.parameters(), lr=2e-3)
+    weight = torch.ones(len(TAGS))
+    weight[0] = 0.5  # mentions are a minority of tokens; O is cheaper to get wrong
+    lossf = torch.nn.CrossEntropyLoss(weight=weight, ignore_index=-1)
+    best, best_state, history, steps = -1.0, None, [], 0
+    order = sorted(range(len(data)), key=lambda i: len(data[i][0]))
+    batches = [order[i:i + 32] for i in range(0, len(order), 32)]
+    for epoch in range(epochs):
+        net.train()
+        total = 0.0
+        for bi in rng.permutation(len(batches)):
+            idx = batches[bi]
+            x = torch.from_numpy(_pad([data[i][0] for i in idx]))
+            y = torch.full(x.shape[:2], -1, dtype=torch.long)
+            for r, i in enumerate(idx):
+                y[r, :len(data[i][1])] = torch.from_numpy(data[i][1])
+            opt.zero_grad()
+            loss = lossf(net(x).reshape(-1, len(TAGS)), y.reshape(-1))
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(net.parameters(), 5.0)
+            opt.step()
+            total += loss.item()
+            steps += 1
+            if max_steps and steps >= max_steps:
+                break
+        f1 = mention_f1(MentionTagger(net, vectors), dev_docs)["f1"]
+        history.append({"epoch": epoch + 1, "loss": round(total / max(1, len(batches)), 4), "dev_f1": f1})
+        log(f"mention tagger epoch {epoch + 1}: loss {history[-1]['loss']}, dev mention F1 {f1}")
+        if f1 > best:
+            best, best_state = f1, {k: v.detach().clone() for k, v in net.state_dict().items()}
+        if max_steps and steps >= max_steps:
+            break
+    net.load_state_dict(best_state)
+    card = {"model": "mention_tagger", "data": "scirex/train_docs.jsonl.gz", "seed": seed,
+            "split": "papers with sha256(doc_id) % 10 == 0 held out to pick the epoch",
+            "train_papers": len(train_docs), "dev_papers": len(dev_docs), "train_sentences": len(data),
+            "dev_mention_f1": best, "epochs": history, "training_seconds": round(time.time() - t0, 1)}
+    return net.eval(), card
+
+
+def mention_f1(tagger: MentionTagger, docs: list[dict]) -> dict[str, float]:
+    tp = n_pred = n_gold = 0
+    for d in docs:
+        sents = list(doc_sentences(d))
+        offsets = [s for s, e in d["sentences"] if e > s]
+        pred = set()
+        for off, spans in zip(offsets, tagger.tag([w for w, _ in sents])):
+            pred |= {(off + s.start, off + s.end, s.type) for s in spans}
+        gold = {(a, b, t) for a, b, t in d["ner"]}
+        tp, n_pred, n_gold = tp + len(pred & gold), n_pred + len(pred), n_gold + len(gold)
+    p, r = tp / max(1, n_pred), tp / max(1, n_gold)
+    return {"precision": round(p, 4), "recall": round(r, 4), "f1": round(2 * p * r / (p + r), 4) if p + r else 0.0}
+
+
+def save(net: Any, path: Path = WEIGHTS) -> None:
+    import torch
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    torch.save({k: v.half() for k, v in net.state_dict().items()}, path)
+    load.cache_clear()
+
+
+def read_scirex(path: Path, limit: int | None = None) -> list[dict]:
+    import gzip
+    import json
+
+    with gzip.open(path, "rt") as fh:
+        docs = [json.loads(line) for line in fh]
+    return docs[:limit] if limit else docs
+
+
+def train_from_shared(data_dir: Path, out: Path = WEIGHTS, seed: int = 0, epochs: int = 6, limit: int | None = None,
+                      max_steps: int | None = None, log=print) -> dict[str, Any]:
+    """Train on SciREX train_docs (only), save the weights, return the model card."""
+    net, card = train(read_scirex(data_dir / "scirex" / "train_docs.jsonl.gz", limit), seed=seed, epochs=epochs,
+                      log=log, max_steps=max_steps)
+    save(net, out)
+    return card | {"weights": out.name, "weights_bytes": out.stat().st_size}
