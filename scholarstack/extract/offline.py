@@ -1,9 +1,12 @@
-"""Offline L1 extraction: deterministic rules, no model.
+"""Offline L1 extraction: learned entity models plus rules, no LLM.
 
-Per sentence: decide whether it states something reusable and of which type (cue patterns in a
-fixed priority), then fill the fact's parts: subject (the phrase before the main verb, or the
-paper's own system when the authors speak as "we"), conditions and assumptions (prepositional and
-conditional phrases), and quantities bound to a metric and dataset found around them.
+Reported results become facts of their own (extract/results.py: values bound to method, metric,
+dataset and task with the learned mention tagger). For every other prose sentence: decide whether
+it states something reusable and of which type (cue patterns in a fixed priority), then fill the
+fact's parts: subject (a tagged mention before the main verb; for "It" or "This approach" the
+previous statement's subject; the paper's own system when the authors speak as "we"), conditions
+and assumptions (prepositional and conditional phrases), and quantities bound to a metric and
+dataset found around them.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ import re
 
 from ..models import Context, Fact, FactType, Provenance, Quantity, SourceMap
 from ..verify import verify_fact
+from .results import PaperAnalysis, analyse, result_facts
 
 CITATION_RE = re.compile(r"\s*(\[[\d,\s\-–]+\]|\((?:[A-Z][A-Za-z\-]+(?: et al\.)?(?: and [A-Z][A-Za-z\-]+)?,? \d{4}[a-z]?;?\s*)+\))")
 SKIP_SECTIONS = re.compile(r"acknowledg|reference|bibliograph|appendix|title", re.I)
@@ -68,8 +72,8 @@ def clean_statement(text: str) -> str:
     return " ".join(CITATION_RE.sub("", text).split())
 
 
-def paper_system_name(title: str) -> str:
-    """The name authors give their own system: an acronym or a name before a colon in the title."""
+def title_system_name(title: str) -> str | None:
+    """The name authors give their own system in the title: a name before a colon, or an acronym."""
     if ":" in title:
         head = title.split(":", 1)[0].strip()
         if 0 < len(head.split()) <= 4:
@@ -77,7 +81,16 @@ def paper_system_name(title: str) -> str:
     m = re.search(r"\b([A-Z][a-z]*[A-Z][A-Za-z0-9']*|[A-Z]{2,}[a-z]*)\b", title)
     if m and m.group(1).lower() not in {"a", "an", "the"}:
         return m.group(1)
-    return " ".join(title.split()[:6]) or "the authors' system"
+    return None
+
+
+def paper_system_name(title: str) -> str:
+    """The title's name for the system, else the whole title said as the authors' approach (never cut short)."""
+    name = title_system_name(title)
+    if name:
+        return name
+    title = " ".join(title.split())
+    return f"the approach of '{title}'" if title else "the authors' system"
 
 
 def classify(text: str) -> FactType | None:
@@ -103,9 +116,13 @@ NAME_RE = re.compile(r"\b([A-Z][a-z]*[A-Z][A-Za-z0-9\-']*|[A-Z]{2,}[a-z]?s?)\b")
 NOUNLESS = re.compile(r"^(?:\w+ly|it|they|this|we|there|which|that|these|those|such|both|one|some|all)$", re.I)
 
 
+LEAD_PHRASE = re.compile(r"^[(\[]?(?:as|in|for|on|at|with|by|from|after|before|unlike|like|compared to|according to|"
+                         r"to|when|while|since|because|although|if)\b[^,;]{0,60},\s+", re.I)
+
+
 def find_subject(text: str, system: str) -> str:
     """The phrase before the main verb; a named system inside it wins; authors' voice → their system."""
-    text = DISCOURSE.sub("", text.strip())
+    text = LEAD_PHRASE.sub("", DISCOURSE.sub("", text.strip().lstrip("([")))
     if AUTHOR_START.match(text):
         return system
     m = VERB_RE.search(text)
@@ -156,18 +173,54 @@ def find_quantities(text: str, subject: str) -> list[Quantity]:
     return out[:6]
 
 
+ANAPHOR = re.compile(r"^(?:it|this|these|they|such an?)(?:\s+(?:approach|method|model|system|algorithm|technique|"
+                     r"framework|tagger|parser|classifier|network|architecture|work|paper))?\b", re.I)
+
+
+def own_system(sm: SourceMap, pa: PaperAnalysis) -> str:
+    """The paper's own method: a salient Method named in the title, else the title's name for it."""
+    title = sm.title.lower()
+    named = [i for i in pa.salient if pa.clusters[i].type == "Method"
+             and any(len(s) > 1 and re.search(rf"\b{re.escape(s.lower())}\b", title) for s in pa.clusters[i].surfaces)]
+    if named:
+        return pa.clusters[max(named, key=lambda i: pa.clusters[i].salience)].name
+    if (name := title_system_name(sm.title)) is None and (main := pa.main("Method")) is not None:
+        return pa.clusters[main].name
+    return name or paper_system_name(sm.title)
+
+
+def tagged_subject(text: str, spans: list[tuple[str, str]]) -> str | None:
+    """The first Method/Material/Task mention before the main verb (the tagger's spans as (surface, type))."""
+    text = LEAD_PHRASE.sub("", DISCOURSE.sub("", text.strip().lstrip("([")))
+    if AUTHOR_START.match(text):
+        return None
+    head = text[: m.start()] if (m := VERB_RE.search(text)) else text
+    for surface, etype in spans:
+        if etype in ("Method", "Material", "Task") and surface in head and not AUTHOR_START.match(surface):
+            return surface
+    return None
+
+
 def extract_facts(sm: SourceMap, run_id: str | None = None) -> list[Fact]:
-    system = paper_system_name(sm.title)
-    facts: list[Fact] = []
     prov = Provenance(producer="extract.offline", backend="offline", run_id=run_id)
+    pa = analyse(sm, SKIP_SECTIONS.search)
+    facts, used = result_facts(sm, pa, prov)
+    system = own_system(sm, pa)
+    spans_of = {s.sid: [(text[toks[a][1]:toks[b - 1][2]], t) for a, b, t in row]
+                for s, toks, row, text in zip(pa.sentences, pa.tokens, pa.doc.spans, (x.text for x in pa.sentences))}
+    previous_subject = system
     for s in sm.sentences:
-        if SKIP_SECTIONS.search(s.section or "") or s.kind != "prose":
+        if SKIP_SECTIONS.search(s.section or "") or s.kind != "prose" or s.sid in used:
             continue
         ftype = classify(s.text)
         if ftype is None:
             continue
         statement = clean_statement(s.text)
-        subject = find_subject(statement, system)
+        if ANAPHOR.match(DISCOURSE.sub("", statement)):
+            subject = previous_subject  # "It", "This approach": what the previous statement was about
+        else:
+            subject = tagged_subject(statement, spans_of.get(s.sid, [])) or find_subject(statement, system)
+        previous_subject = subject
         fact = Fact(
             statement=statement[:2000],
             subject=subject[:300] or system,

@@ -28,6 +28,11 @@ class Quantity(BaseModel):
     metric: str = ""
     dataset: str = ""
     subject: str = ""
+    method: str = Field("", description="the method the value was measured for")
+    task: str = Field("", description="the task (setting) it was measured on")
+    delta: bool = Field(False, description="an improvement or reduction, not an absolute level")
+
+    LATER_FIELDS: ClassVar[tuple[str, ...]] = ("method", "task", "delta")
 
 
 class Context(BaseModel):
@@ -58,6 +63,10 @@ class Fact(HasEvidence, ResearchObject):
         data = super().hashed_content()
         if not self.variant:
             data.pop("variant", None)
+        for q in data.get("quantities", []):  # fields added later: unset, they leave older facts' hashes alone
+            for name in Quantity.LATER_FIELDS:
+                if not q.get(name):
+                    q.pop(name, None)
         return data
 
     @property

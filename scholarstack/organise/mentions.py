@@ -89,6 +89,18 @@ _CACHE: dict[str, tuple[Mention, ...]] = {}
 CACHE_SIZE = 200_000  # L2 reads every statement twice (entities, then relations)
 
 
+def with_known_names(text: str, found: list[tuple[int, int, str, str]]) -> list[tuple[int, int, str, str]]:
+    """Known dataset and metric names (the rule lists) win over a shorter learned span they overlap:
+    the tagger learned ML papers' names and cuts "Penn Treebank" to "Penn"; a list of names is right here."""
+    for regex, etype in ((DATASET_RE, "Material"), (METRIC_RE, "Metric")):
+        for m in regex.finditer(text):
+            a, e = m.span()
+            over = [f for f in found if f[0] < e and a < f[1]]
+            if all(e - a > f[1] - f[0] for f in over):
+                found = [f for f in found if f not in over] + [(a, e, etype, m.group(0))]
+    return sorted(found)
+
+
 def prefetch(texts: list[str]) -> None:
     """Tag many texts in batches (much faster than one by one); later calls hit the cache."""
     from ..learned.mention_tagger import load
@@ -99,7 +111,8 @@ def prefetch(texts: list[str]) -> None:
     for i in range(0, len(todo), 2048):
         chunk = todo[i:i + 2048]
         for text, found in zip(chunk, load().tag_text(chunk)):
-            mentions = [Mention(surf, LEARNED_TYPES[t], a, e) for a, e, t, surf in found if surf.lower() not in NOT_ENTITIES]
+            mentions = [Mention(surf, LEARNED_TYPES[t], a, e) for a, e, t, surf in with_known_names(text, found)
+                        if surf.lower() not in NOT_ENTITIES]
             _CACHE[text] = tuple(mentions)
 
 

@@ -38,8 +38,12 @@ def test_extract_facts_grounds_each_fact():
     ])
     facts = extract_facts(sm)
     assert [(f.evidence, f.type) for f in facts] == [(["P:1"], FactType.finding), (["P:3"], FactType.limitation)]
-    assert facts[0].statement == "TnT achieves 96.7% accuracy on the Penn Treebank."  # citation marker removed
+    # A reported result is restated on its own, its value bound to method, metric and dataset.
+    assert facts[0].statement == "TnT reaches 96.7% accuracy on Penn Treebank"
+    q = facts[0].quantities[0]
+    assert (q.value, q.method, q.metric, q.dataset, q.delta) == (96.7, "TnT", "accuracy", "Penn Treebank", False)
     assert facts[0].verification == Verification.passed
+    assert facts[1].statement == "However, the tagger cannot handle unseen tags in German text."
 
 
 def test_verification_catches_unfaithful_statements():

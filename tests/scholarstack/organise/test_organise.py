@@ -27,7 +27,7 @@ FACTS = [
 def test_mentions_and_acronyms():
     types = {m.text: m.type for m in extract_mentions("CRFs reach 97.1% accuracy on the Penn Treebank for part-of-speech tagging.")}
     assert types["Penn Treebank"] == EntityType.dataset and types["accuracy"] == EntityType.metric
-    assert types["part-of-speech tagging"] == EntityType.task and types["CRFs"] == EntityType.other
+    assert types["part-of-speech tagging"] == EntityType.task and types["CRFs"] == EntityType.method
     assert acronym_pairs("We train conditional random fields (CRFs) here.") == [("conditional random fields", "CRFs")]
     assert normalise("Conditional Random-Fields") == "conditional random field"
 

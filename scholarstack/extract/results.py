@@ -1,0 +1,172 @@
+"""Result facts: reported values bound to method, metric, dataset and task, as statements that stand alone.
+
+The learned mention tagger marks Method, Task, Metric and Material spans in every citable sentence
+(prose, captions, table rows); the document entity model says which clusters the paper is about
+and which method it evaluates on which dataset. A number (a decimal or a percentage) next to a
+Metric mention becomes a result: its method is the nearest Method mention in the sentence, or
+the paper's own method when the authors speak ("we", "our"); its dataset is the nearest Material
+mention, or the dataset the model pairs with that method. Names taken from another sentence bring
+that sentence in as evidence, so every word of the statement is grounded.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..learned import doc_entities, mention_tagger
+from ..models import Context, Fact, FactType, Provenance, Quantity, SourceMap
+from ..models.common import stable_hash
+from ..organise.mentions import METRIC_WORDS, with_known_names
+from ..verify import verify_fact
+
+CITABLE = ("prose", "caption", "table_row")
+VALUE = re.compile(r"^\d+\.\d+$|^\d+$")
+YEAR = re.compile(r"^(19|20)\d\d$")
+AUTHOR = re.compile(r"\b(we|our|ours|proposed)\b", re.I)
+DELTA = re.compile(r"\b(by|improv\w*|gains?|increas\w*|reduc\w*|decreas\w*|absolute|relative)\s*$", re.I)
+MAX_DISTANCE = 10  # tokens between a value and the metric it is bound to
+# A metric name says what is measured: a known measure or a word that names one.
+METRIC_WORD = re.compile(rf"(?:{METRIC_WORDS})|\b(?:score|rate|error|time|speed|accuracy|precision|recall|"
+                         r"coverage|agreement|correlation|loss|gain)s?\b", re.I)
+GENERIC = frozenset("our the a an this that these their its new proposed baseline final full basic simple standard best "
+                    "parser parsers tagger taggers model models system systems method methods approach approaches "
+                    "algorithm algorithms classifier classifiers framework technique network networks learner "
+                    "individual".split())
+
+
+def specific(name: str) -> bool:
+    """A method name that tells which method it is ("TnT", "maximum entropy tagger"), not just "the parser"."""
+    words = re.findall(r"[\w\-]+", name)
+    return bool(words) and (any(any(c.isupper() for c in w) for w in words) or
+                            sum(w.lower() not in GENERIC for w in words) >= 1 and len(words) >= 2)
+
+
+@dataclass
+class PaperAnalysis:
+    """What the learned models say about one paper."""
+
+    sentences: list  # the citable Sentence objects, in order
+    tokens: list[list[tuple[str, int, int]]]
+    doc: doc_entities.TaggedDoc
+    clusters: list[doc_entities.Cluster]
+    salient: list[int]
+    pairs: list[tuple[int, int, float]]
+
+    def first_sid(self, ci: int) -> int:
+        return self.sentences[self.clusters[ci].mentions[0][0]].sid
+
+    def main(self, etype: str) -> int | None:
+        """The most salient cluster of a type (the paper's own method, its main dataset, ...)."""
+        cands = [i for i in self.salient if self.clusters[i].type == etype]
+        return max(cands, key=lambda i: (self.clusters[i].salience, len(self.clusters[i].mentions)), default=None)
+
+    def cluster_of(self, si: int, a: int) -> int | None:
+        for ci, c in enumerate(self.clusters):
+            if (si, a) in {(m[0], m[1]) for m in c.mentions}:
+                return ci
+        return None
+
+
+def analyse(sm: SourceMap, skip_section) -> PaperAnalysis:
+    sents = [s for s in sm.sentences if s.kind in CITABLE and not skip_section(s.section or "")]
+    toks = [mention_tagger.tokenize(s.text)[:200] for s in sents]
+    words = [[w for w, _, _ in t] for t in toks]
+    tagged = [[(sp.start, sp.end, sp.type) for sp in row] for row in mention_tagger.load().tag(words)]
+    tagged = [_known(s.text, t, row) for s, t, row in zip(sents, toks, tagged)]
+    section_ids: dict[str, int] = {"title": 0, "abstract": 1}
+    secs = [section_ids.setdefault((s.section or "").lower(), len(section_ids)) if s.sid else 0 for s in sents]
+    doc = doc_entities.TaggedDoc(words, secs, tagged)
+    cs, salient, pairs = doc_entities.load().analyse(doc)
+    return PaperAnalysis(sents, toks, doc, cs, salient, pairs)
+
+
+def _known(text: str, toks: list[tuple[str, int, int]], spans: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
+    """Token spans with known dataset and metric names merged in (organise.mentions.with_known_names)."""
+    if not toks:
+        return spans
+    chars = [(toks[a][1], toks[b - 1][2], t, "") for a, b, t in spans]
+    out = []
+    for a, e, t, _ in with_known_names(text, chars):
+        inside = [i for i, (_, s, f) in enumerate(toks) if s >= a and f <= e]
+        if inside:
+            out.append((inside[0], inside[-1] + 1, t))
+    return out
+
+
+def _nearest(spans: list[tuple[int, int, str]], kind: str, pos: int, before_first: bool = False) -> tuple[int, int, str] | None:
+    cands = [sp for sp in spans if sp[2] == kind]
+    if before_first:
+        before = [sp for sp in cands if sp[1] <= pos]
+        cands = before or cands
+    return min(cands, key=lambda sp: min(abs(sp[0] - pos), abs(sp[1] - 1 - pos)), default=None)
+
+
+def result_facts(sm: SourceMap, pa: PaperAnalysis, prov: Provenance) -> tuple[list[Fact], set[int]]:
+    """Result facts, and the sids they were drawn from (their verbatim copies are not needed)."""
+    facts: list[Fact] = []
+    used: set[int] = set()
+    own = pa.main("Method")
+    by_sid = {s.sid: s for s in sm.sentences}
+    for si, (sent, toks, spans) in enumerate(zip(pa.sentences, pa.tokens, pa.doc.spans)):
+        if not any(t == "Metric" for _, _, t in spans):
+            continue
+        words = [w for w, _, _ in toks]
+        for i, w in enumerate(words):
+            percent = i + 1 < len(words) and words[i + 1] == "%"
+            if not VALUE.match(w) or YEAR.match(w) or ("." not in w and not percent):
+                continue
+            if any(a <= i < b for a, b, _ in spans):
+                continue  # a number inside a name ("CoNLL 2003", "BLEU-4")
+            metric = _nearest(spans, "Metric", i)
+            if (metric is None or min(abs(metric[0] - i), abs(metric[1] - 1 - i)) > MAX_DISTANCE
+                    or not METRIC_WORD.search(_surface(sent.text, toks, metric))):
+                continue
+            evidence = [sent.sid]
+            method = _nearest(spans, "Method", i, before_first=True)
+            if method is not None and not specific(_surface(sent.text, toks, method)):
+                method = None
+            if method is not None:
+                method_name = _surface(sent.text, toks, method)
+            elif own is not None and AUTHOR.search(sent.text):
+                method_name = pa.clusters[own].name
+                evidence.append(pa.first_sid(own))
+            else:
+                continue
+            data = _nearest(spans, "Material", i)
+            if data is not None:
+                dataset = _surface(sent.text, toks, data)
+            else:
+                ci = pa.cluster_of(si, method[0]) if method is not None else own
+                paired = [d for m, d, _ in pa.pairs if m == ci]
+                dataset = pa.clusters[paired[0]].name if paired else ""
+                if paired:
+                    evidence.append(pa.first_sid(paired[0]))
+            task_span = _nearest(spans, "Task", i)
+            task = _surface(sent.text, toks, task_span) if task_span is not None else ""
+            metric_name = _surface(sent.text, toks, metric)
+            text = w + ("%" if percent else "")
+            delta = bool(DELTA.search(" ".join(words[max(0, i - 3):i])))
+            verb = f"improves {metric_name} by {text}" if delta else f"reaches {text} {metric_name}"
+            statement = f"{method_name} {verb}" + (f" on {dataset}" if dataset else "") + (f" for {task}" if task else "")
+            q = Quantity(value=float(w), text=text, unit="%" if percent else "", metric=metric_name, dataset=dataset,
+                         subject=method_name, method=method_name, task=task, delta=delta)
+            fact = Fact(statement=statement[:2000], subject=method_name[:300], type=FactType.finding,
+                        context=Context(conditions=[f"on {dataset}"] if dataset else []), quantities=[q],
+                        evidence=[sm.locator(s) for s in dict.fromkeys(evidence)], provenance=prov,
+                        variant="r" + stable_hash([method_name, metric_name, dataset, text], 9))
+            verification, note = verify_fact(fact, " ".join(by_sid[x].text for x in dict.fromkeys(evidence)))
+            facts.append(fact.model_copy(update={"verification": verification, "verification_note": note}))
+            used.add(sent.sid)
+    return _dedupe(facts), used
+
+
+def _surface(text: str, toks: list[tuple[str, int, int]], span: tuple[int, int, str]) -> str:
+    return text[toks[span[0]][1]:toks[span[1] - 1][2]]
+
+
+def _dedupe(facts: list[Fact]) -> list[Fact]:
+    seen: dict[str, Fact] = {}
+    for f in facts:
+        seen.setdefault(f.variant, f)
+    return list(seen.values())
