@@ -5,7 +5,7 @@ from dagster import AssetExecutionContext, MaterializeResult, MetadataValue, ass
 
 from scholarstack.index.embed import make_embedder
 from scholarstack.learned import claim_verifier as cv
-from scholarstack.learned import doc_entities, mention_tagger
+from scholarstack.learned import doc_entities, mention_tagger, query_adapter
 from scholarstack.settings import shared_data_dir
 
 from .common import clean_metadata
@@ -37,4 +37,12 @@ def scirex_mention_tagger(context: AssetExecutionContext) -> MaterializeResult:
                    "logistic models over the tagger's output on SciREX train_docs.")
 def scirex_doc_entities(context: AssetExecutionContext) -> MaterializeResult:
     card = doc_entities.train_from_shared(shared_data_dir(), seed=0, log=context.log.info)
+    return _result(card)
+
+
+@asset(group_name="models", kinds={"pytorch"},
+       description="Query adapter for literature retrieval: a linear map on MiniLM query vectors trained with "
+                   "in-corpus InfoNCE on ACL ScisummNet citing sentences against the cited papers' abstracts.")
+def retrieval_query_adapter(context: AssetExecutionContext) -> MaterializeResult:
+    card = query_adapter.train_from_shared(shared_data_dir(), make_embedder("minilm"), seed=0)
     return _result(card)

@@ -56,9 +56,45 @@ def _embedder(name: str, store: Store):
 
 
 # -- retrieval ---------------------------------------------------------------------------------
+class CrossFitAdapter:
+    """Query adapters cross-fitted by citing paper: a request from a paper in fold f is adapted by
+    the adapter trained on the other folds' citing sentences only."""
+
+    FOLDS = 5
+
+    def __init__(self, contexts: list[tuple[str, str, str]], corpus, emb, seed: int = 0):
+        import numpy as np
+
+        from scholarstack.learned.query_adapter import train
+
+        row = {p: i for i, p in enumerate(corpus.ids)}
+        ctx = [c for c in contexts if c[0] in row]
+        vecs = emb.encode([t for _, _, t in ctx]) if ctx else np.zeros((0, emb.dim), dtype=np.float32)
+        folds = np.array([self.fold(c[1]) for c in ctx])
+        targets = np.array([row[c[0]] for c in ctx])
+        docs = corpus.dense_matrix(emb)
+        self.adapters = {f: train(vecs[folds != f], targets[folds != f], docs, seed=seed)[0] for f in range(self.FOLDS)}
+
+    @classmethod
+    def fold(cls, citing: str | None) -> int:
+        import hashlib
+
+        return int(hashlib.sha256(str(citing).encode()).hexdigest(), 16) % cls.FOLDS
+
+    def apply(self, q, citing: str | None = None):
+        return self.adapters[self.fold(citing)].apply(q)
+
+
 def eval_retrieval(store: Store, data: Path | None = None, limit: int | None = None, corpus_limit: int | None = None,
                    embedder: str = "minilm", progress: bool = False, layer_ablation: bool = False) -> dict[str, Any]:
-    from scholarstack.tasks.retrieval import StoreRetriever, bm25_rank, corpus_from_store, dense_rank, hybrid_rank
+    """Systems: bm25 / dense / hybrid on titles and abstracts; bm25 and hybrid on full text;
+    `scholarstack_content` (full text + L1/L2/L3, the papers' own content only); `scholarstack`
+    (that plus citation evidence: other papers' citing sentences and the query adapter). A query's
+    own citing paper is left out of the citation evidence, and the adapter is cross-fitted by
+    citing paper, so no query sees itself."""
+    from scholarstack.ingest.citations import contexts_from_store, load_contexts
+    from scholarstack.tasks.retrieval import (CitationIndex, StoreRetriever, bm25_rank, corpus_from_store, dense_rank,
+                                              fulltext_bm25_rank, fulltext_hybrid_rank, hybrid_rank)
 
     root = shared_data_dir() / "acl_scisummnet"
     data = Path(data) if data else root / "citances_dev.jsonl"
@@ -73,21 +109,29 @@ def eval_retrieval(store: Store, data: Path | None = None, limit: int | None = N
     queries = spread([q for q in queries if q["cited_paper_id"] in in_corpus], limit)
     emb = _embedder(embedder, store)
     corpus.dense_matrix(emb)  # embed the corpus once, outside the timed loop, for every system alike
-    systems: dict[str, Callable[[str], list[str]]] = {
-        "bm25": lambda q: bm25_rank(corpus, q, 100),
-        "dense": lambda q: dense_rank(corpus, q, emb, 100),
-        "hybrid": lambda q: hybrid_rank(corpus, q, emb, 100),
-        "scholarstack": StoreRetriever(store, corpus, emb).rank,
+    load_contexts(store, data)
+    contexts = contexts_from_store(store)
+    citations = CitationIndex(contexts, in_corpus)
+    content = StoreRetriever(store, corpus, emb)
+    full = StoreRetriever(store, corpus, emb, citations=citations, adapter=CrossFitAdapter(contexts, corpus, emb))
+    systems: dict[str, Callable[[dict], list[str]]] = {
+        "bm25": lambda q: bm25_rank(corpus, q["query"], 100),
+        "dense": lambda q: dense_rank(corpus, q["query"], emb, 100),
+        "hybrid": lambda q: hybrid_rank(corpus, q["query"], emb, 100),
+        "bm25_fulltext": lambda q: fulltext_bm25_rank(corpus, q["query"], 100),
+        "hybrid_fulltext": lambda q: fulltext_hybrid_rank(corpus, q["query"], emb, 100),
+        "scholarstack_content": lambda q: content.rank(q["query"]),
+        "scholarstack": lambda q: full.rank(q["query"], citing_paper=q["citing_paper_id"]),
     }
     if layer_ablation:
         for layers in ("L1", "L1+L2"):
-            systems[f"scholarstack_{layers}"] = StoreRetriever(store, corpus, emb, layers).rank
+            systems[f"scholarstack_content_{layers}"] = (lambda r: lambda q: r.rank(q["query"]))(StoreRetriever(store, corpus, emb, layers))
     results: dict[str, dict[str, Any]] = {}
     for name, rank in systems.items():
         r1 = r5 = r10 = r100 = mrr = 0.0
         times = []
         for q in queries:
-            ranked, secs = _timed(lambda: rank(q["query"]))
+            ranked, secs = _timed(lambda: rank(q))
             times.append(secs)
             gold = q["cited_paper_id"]
             r1 += recall_at_k(ranked, gold, 1)
@@ -200,17 +244,21 @@ def eval_qa(store: Store, data: Path | None = None, limit: int | None = None, em
     kb = KnowledgeBase(store)
     emb = _embedder(embedder, store) if embedder else None
     results = {}
-    for mode in ("fulltext", "rag", "view"):
+    # Offline, `view_sentences` answers by quoting the best evidence (the answering rule before typed answers).
+    systems = [("fulltext", "fulltext", True), ("rag", "rag", True), ("view", "view", True)]
+    if client is None:
+        systems.append(("view_sentences", "view", False))
+    for name, mode, typed in systems:
         f1s, toks, secs, unans_right, unans_total = [], 0, 0.0, 0, 0
         for pid, q, gold in questions:
             if mode == "rag":  # plain passages: top sentences by BM25, no compiled objects
                 t0 = time.perf_counter()
                 ranked = score_items(q, paper_items(kb, pid, ("sentence",)), emb)[:5]
                 context = "\n".join(r.item.text for r in ranked)
-                answer = extractive_answer(q, ranked)[0]  # the same answering rule as the other modes
+                answer = extractive_answer(q, ranked, typed)[0]  # the same answering rule as the other modes
                 tokens, sec = count_tokens(q) + count_tokens(context), time.perf_counter() - t0
             else:
-                ans = answer_question(kb, q, [pid], mode=mode, embedder=emb, client=client, budget=budget)
+                ans = answer_question(kb, q, [pid], mode=mode, embedder=emb, client=client, budget=budget, typed=typed)
                 answer, tokens, sec = ans.answer, ans.tokens_in, ans.seconds
             f1s.append(token_f1(answer, gold))
             toks += tokens
@@ -219,7 +267,7 @@ def eval_qa(store: Store, data: Path | None = None, limit: int | None = None, em
                 unans_total += 1
                 unans_right += answer.strip().lower() == "unanswerable"
         n = max(1, len(questions))
-        results[mode] = {"answer_f1": round(sum(f1s) / n, 4), "input_tokens_per_question": round(toks / n, 1),
+        results[name] = {"answer_f1": round(sum(f1s) / n, 4), "input_tokens_per_question": round(toks / n, 1),
                          "unanswerable_recall": round(unans_right / unans_total, 4) if unans_total else None,
                          "seconds_per_question": round(secs / n, 4)}
     return {"benchmark": "qa", "data": str(data), "n": len(questions), "systems": results}

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 from typing import Any
 
 from .settings import quiet_telemetry
@@ -126,6 +127,33 @@ def cmd_ingest(args: argparse.Namespace) -> int:
             print(f"  failed: {f['reason']}", file=sys.stderr)
     # Nothing loaded and something failed: the command failed. Some loaded: done, with the failures listed.
     return 1 if report["failed"] and not report["loaded"] else 0
+
+
+def cmd_citations(args: argparse.Namespace) -> int:
+    from .ingest.citations import load_contexts
+
+    report = load_contexts(_store(args), Path(args.file))
+    if args.json:
+        _print_json(report)
+    else:
+        print(f"loaded {report['loaded']} citing sentences for {report['cited_papers']} papers "
+              f"({report['cited_in_store']} of them in the store)" + (f"; {len(report['failed'])} failed" if report["failed"] else ""))
+        for f in report["failed"][:20]:
+            print(f"  failed: {f}", file=sys.stderr)
+    return 1 if report["failed"] and not report["loaded"] else 0
+
+
+def cmd_find_papers(args: argparse.Namespace) -> int:
+    from .index.embed import make_embedder
+    from .tasks.retrieval import find_papers
+
+    found = find_papers(_store(args), args.query, make_embedder("minilm"), k=args.k)
+    if args.json:
+        _print_json(found)
+    else:
+        for i, p in enumerate(found, 1):
+            print(f"{i:3d}. {p['paper_id']}  {p['title'][:100]}")
+    return 0
 
 
 def cmd_compile(args: argparse.Namespace) -> int:
@@ -375,6 +403,11 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("paths", nargs="+", help="files, folders, corpus files (acl_scisummnet papers.jsonl.gz, scifact corpus.jsonl.gz)")
     sp.add_argument("--limit", type=positive_int, default=None, help="at most N papers from each corpus file")
     sp.add_argument("--id", default=None, help="the paper id for a single file (default: from its name); an existing id takes the file as that paper's new version")
+    sp = add("citations", cmd_citations, "load citing sentences of corpus papers (JSONL: cited_paper_id, citing_paper_id, query)")
+    sp.add_argument("file")
+    sp = add("find-papers", cmd_find_papers, "rank the store's papers for a request (e.g. a citing sentence)")
+    sp.add_argument("query")
+    sp.add_argument("--k", type=positive_int, default=10)
     sp = add("compile", cmd_compile, "materialise source maps, L1, L2, L3 and the index (Dagster, in-process)")
     sp.add_argument("--backend", choices=["offline", "openai"], default="offline")
     sp.add_argument("--papers", nargs="*", default=None, help="only these paper ids (default: all ingested)")

@@ -21,7 +21,7 @@ from .organise.relations import extract_relations
 from .organise.taxonomy import assign_categories, induce_taxonomy, load_taxonomy
 from .store import Store, load_object, register_many, withdraw_missing
 from .store.registry import BatchValidator
-from .synthesis import synthesize_categories
+from .synthesis import synthesize_categories, synthesize_results
 
 
 class Extractor(Protocol):
@@ -140,6 +140,7 @@ def compile_syntheses(store: Store, run_id: str, validator: BatchValidator | Non
     for tax in taxonomies:
         mine = [a for a in assignments if a.taxonomy_id == tax.id]
         syntheses += synthesize_categories(tax, mine, entities, facts, relations, run_id, backend)
+    syntheses += synthesize_results(facts, run_id, backend)
     report = register_many(store, syntheses, run_id=run_id, validator=validator, producer="synthesis")
     withdrawn = withdraw_missing(store, "synthesis", report.accepted_ids, reason="scope no longer produced", run_id=run_id)
     return {

@@ -27,6 +27,8 @@ from .models import (
     Taxonomy,
     Verification,
 )
+from .organise.entities import normalise
+from .organise.mentions import METRIC_RE
 from .organise.taxonomy import category_index
 
 MAX_BASIS = 30
@@ -141,6 +143,92 @@ def synthesize_categories(taxonomy: Taxonomy, assignments: list[Assignment], ent
             basis=basis,
             disagreements=(conflict_text + disagreements)[:10],
             context_differences=differences[:10],
+            provenance=prov,
+        ))
+    return out
+
+
+# -- result comparisons ------------------------------------------------------------------------
+SAME_VALUE = 0.5  # points: two reports of one method's result closer than this agree
+
+
+def _key(text: str) -> str:
+    return normalise(text)
+
+
+def _metric_key(metric: str) -> str:
+    """"test set accuracy" and "accuracy" are one metric: the measure's own word when one is known."""
+    found = METRIC_RE.findall(metric)
+    return _key(found[-1]) if found else _key(metric)
+
+
+def synthesize_results(facts: dict[str, Fact], run_id: str | None = None, backend: str = "offline",
+                       min_papers: int = 2, max_groups: int = 200) -> list[Synthesis]:
+    """One account per (dataset, metric, task) setting reported by two or more papers: who reports
+    what, best first. Reports of the same method in the same setting that differ are opposing basis
+    items; the same method and metric on the same dataset under another task is a setting that
+    differs and is said to differ, not compared. Limitation facts of the papers that name the
+    dataset are limiting items."""
+    groups: dict[tuple[str, str, str], list[tuple[Fact, float, str]]] = defaultdict(list)
+    names: dict[tuple[str, str, str], tuple[str, str, str]] = {}
+    for f in facts.values():
+        if f.verification != Verification.passed:
+            continue
+        for q in f.quantities:
+            if q.metric and q.dataset and q.method and not q.delta:
+                key = (_key(q.dataset), _metric_key(q.metric), _key(q.task))
+                groups[key].append((f, q.value, q.text))
+                names.setdefault(key, (q.dataset, key[1], q.task))
+    limits_by_paper: dict[str, list[Fact]] = defaultdict(list)
+    for f in facts.values():
+        if f.type == FactType.limitation and f.verification == Verification.passed:
+            limits_by_paper[f.paper_id].append(f)
+    prov = Provenance(producer="synthesis.results", backend=backend, run_id=run_id)
+    ranked = sorted(groups.items(), key=lambda kv: (-len({f.paper_id for f, _, _ in kv[1]}), kv[0]))
+    out = []
+    for key, items in ranked[:max_groups]:
+        papers = sorted({f.paper_id for f, _, _ in items})
+        if len(papers) < min_papers:
+            continue
+        dataset, metric, task = names[key]
+        setting = f"{metric} on {dataset}" + (f" for {task}" if task else "")
+        items = sorted(items, key=lambda x: (-x[1], x[0].id))
+        basis = [BasisItem(object_id=f.id, role=BasisRole.supporting, note=f"{f.quantities[0].method}: {text}")
+                 for f, _, text in items[:20]]
+        # Conflicts: one method, this setting, reports from different papers that differ.
+        by_method: dict[str, list[tuple[Fact, float, str]]] = defaultdict(list)
+        for f, v, text in items:
+            by_method[_key(f.quantities[0].method)].append((f, v, text))
+        disagreements = []
+        for reps in by_method.values():
+            lo, hi = min(reps, key=lambda x: x[1]), max(reps, key=lambda x: x[1])
+            if lo[0].paper_id != hi[0].paper_id and hi[1] - lo[1] > SAME_VALUE:
+                disagreements.append(f"{lo[0].quantities[0].method}: {lo[2]} {_cite(lo[0])} vs {hi[2]} {_cite(hi[0])} "
+                                     f"in {lo[0].paper_id} and {hi[0].paper_id}")
+                basis += [BasisItem(object_id=x[0].id, role=BasisRole.opposing, note="another report of this method's result")
+                          for x in (lo, hi)]
+        # Settings that differ: the same dataset and metric under another task.
+        differences = sorted({f"{n[1]} on {n[0]} is also reported for {n[2] or 'an unstated task'} "
+                              f"({len({f.paper_id for f, _, _ in groups[k]})} paper(s)); not compared here"
+                              for k, n in names.items() if k[:2] == key[:2] and k != key})[:5]
+        dset = key[0]
+        limits = [lf for p in papers for lf in limits_by_paper.get(p, []) if dset and dset in _key(lf.statement)][:4]
+        basis += [BasisItem(object_id=lf.id, role=BasisRole.limiting, note=lf.subject) for lf in limits]
+        reports = "; ".join(f"{f.quantities[0].method} {text} ({f.paper_id}) {_cite(f)}" for f, _, text in items[:10])
+        lines = [f"{setting}, as reported by {len(papers)} papers, highest first: {reports}."]
+        if disagreements:
+            lines.append("Reports that disagree: " + "; ".join(disagreements[:3]) + ".")
+        if differences:
+            lines.append("Settings that differ: " + "; ".join(differences) + ".")
+        if limits:
+            lines.append("Limitations stated: " + " ".join(f"{lf.statement} {_cite(lf)}" for lf in limits[:2]))
+        lines.append("Scope: results as the papers report them, under their own conditions; values from different "
+                     "papers are comparable only as far as their settings match.")
+        out.append(Synthesis(
+            synthesis_type=SynthesisKind.disagreement if disagreements else SynthesisKind.result_comparison,
+            account=" ".join(lines)[:8000],
+            scope=Scope(topic=f"results: {setting}", conditions=[c for c in (dataset, metric, task) if c], studies=papers),
+            basis=basis[:MAX_BASIS], disagreements=disagreements[:10], context_differences=differences,
             provenance=prov,
         ))
     return out

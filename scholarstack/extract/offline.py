@@ -15,7 +15,7 @@ import re
 
 from ..models import Context, Fact, FactType, Provenance, Quantity, SourceMap
 from ..verify import verify_fact
-from .results import PaperAnalysis, analyse, result_facts
+from .results import analyse, paper_system_name, result_facts
 
 CITATION_RE = re.compile(r"\s*(\[[\d,\s\-–]+\]|\((?:[A-Z][A-Za-z\-]+(?: et al\.)?(?: and [A-Z][A-Za-z\-]+)?,? \d{4}[a-z]?;?\s*)+\))")
 SKIP_SECTIONS = re.compile(r"acknowledg|reference|bibliograph|appendix|title", re.I)
@@ -70,27 +70,6 @@ DETERMINERS = re.compile(r"^(the|a|an|this|these|that|those|such|our|their|its|b
 
 def clean_statement(text: str) -> str:
     return " ".join(CITATION_RE.sub("", text).split())
-
-
-def title_system_name(title: str) -> str | None:
-    """The name authors give their own system in the title: a name before a colon, or an acronym."""
-    if ":" in title:
-        head = title.split(":", 1)[0].strip()
-        if 0 < len(head.split()) <= 4:
-            return head
-    m = re.search(r"\b([A-Z][a-z]*[A-Z][A-Za-z0-9']*|[A-Z]{2,}[a-z]*)\b", title)
-    if m and m.group(1).lower() not in {"a", "an", "the"}:
-        return m.group(1)
-    return None
-
-
-def paper_system_name(title: str) -> str:
-    """The title's name for the system, else the whole title said as the authors' approach (never cut short)."""
-    name = title_system_name(title)
-    if name:
-        return name
-    title = " ".join(title.split())
-    return f"the approach of '{title}'" if title else "the authors' system"
 
 
 def classify(text: str) -> FactType | None:
@@ -177,18 +156,6 @@ ANAPHOR = re.compile(r"^(?:it|this|these|they|such an?)(?:\s+(?:approach|method|
                      r"framework|tagger|parser|classifier|network|architecture|work|paper))?\b", re.I)
 
 
-def own_system(sm: SourceMap, pa: PaperAnalysis) -> str:
-    """The paper's own method: a salient Method named in the title, else the title's name for it."""
-    title = sm.title.lower()
-    named = [i for i in pa.salient if pa.clusters[i].type == "Method"
-             and any(len(s) > 1 and re.search(rf"\b{re.escape(s.lower())}\b", title) for s in pa.clusters[i].surfaces)]
-    if named:
-        return pa.clusters[max(named, key=lambda i: pa.clusters[i].salience)].name
-    if (name := title_system_name(sm.title)) is None and (main := pa.main("Method")) is not None:
-        return pa.clusters[main].name
-    return name or paper_system_name(sm.title)
-
-
 def tagged_subject(text: str, spans: list[tuple[str, str]]) -> str | None:
     """The first Method/Material/Task mention before the main verb (the tagger's spans as (surface, type))."""
     text = LEAD_PHRASE.sub("", DISCOURSE.sub("", text.strip().lstrip("([")))
@@ -205,7 +172,7 @@ def extract_facts(sm: SourceMap, run_id: str | None = None) -> list[Fact]:
     prov = Provenance(producer="extract.offline", backend="offline", run_id=run_id)
     pa = analyse(sm, SKIP_SECTIONS.search)
     facts, used = result_facts(sm, pa, prov)
-    system = own_system(sm, pa)
+    system = pa.own(sm.title)[0]
     spans_of = {s.sid: [(text[toks[a][1]:toks[b - 1][2]], t) for a, b, t in row]
                 for s, toks, row, text in zip(pa.sentences, pa.tokens, pa.doc.spans, (x.text for x in pa.sentences))}
     previous_subject = system

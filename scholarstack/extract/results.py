@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 
 from ..learned import doc_entities, mention_tagger
-from ..models import Context, Fact, FactType, Provenance, Quantity, SourceMap
+from ..models import Context, Fact, FactType, Provenance, Quantity, SourceMap, Verification
 from ..models.common import stable_hash
 from ..organise.mentions import METRIC_WORDS, with_known_names
 from ..verify import verify_fact
@@ -56,10 +56,30 @@ class PaperAnalysis:
     def first_sid(self, ci: int) -> int:
         return self.sentences[self.clusters[ci].mentions[0][0]].sid
 
-    def main(self, etype: str) -> int | None:
-        """The most salient cluster of a type (the paper's own method, its main dataset, ...)."""
+    def main(self, etype: str, salient_only: bool = False) -> int | None:
+        """The most salient cluster of a type (the paper's own method, its main dataset, ...); in a
+        paper too short for any to be salient, the most likely one (unless `salient_only`)."""
         cands = [i for i in self.salient if self.clusters[i].type == etype]
+        if not cands and not salient_only:
+            cands = [i for i, c in enumerate(self.clusters) if c.type == etype]
         return max(cands, key=lambda i: (self.clusters[i].salience, len(self.clusters[i].mentions)), default=None)
+
+    def own(self, title: str) -> tuple[str, int | None, int]:
+        """The paper's own method: (name, its cluster or None, a sid that names it). A salient Method
+        named in the title, else the title's name for the system, else the most salient specific Method."""
+        low = title.lower()
+        named = [i for i in self.salient if self.clusters[i].type == "Method"
+                 and any(len(s) > 1 and re.search(rf"\b{re.escape(s.lower())}\b", low) for s in self.clusters[i].surfaces)]
+        if named:
+            best = max(named, key=lambda i: self.clusters[i].salience)
+            return self.clusters[best].name, best, 0
+        if (name := title_system_name(title)) is not None:
+            return name, None, 0
+        methods = [i for i in self.salient if self.clusters[i].type == "Method" and specific(self.clusters[i].name)]
+        if methods:
+            best = max(methods, key=lambda i: self.clusters[i].salience)
+            return self.clusters[best].name, best, self.first_sid(best)
+        return paper_system_name(title), None, 0
 
     def cluster_of(self, si: int, a: int) -> int | None:
         for ci, c in enumerate(self.clusters):
@@ -69,7 +89,8 @@ class PaperAnalysis:
 
 
 def analyse(sm: SourceMap, skip_section) -> PaperAnalysis:
-    sents = [s for s in sm.sentences if s.kind in CITABLE and not skip_section(s.section or "")]
+    # The title counts (salience reads it), results are never drawn from it.
+    sents = [s for s in sm.sentences if s.sid == 0 or s.kind in CITABLE and not skip_section(s.section or "")]
     toks = [mention_tagger.tokenize(s.text)[:200] for s in sents]
     words = [[w for w, _, _ in t] for t in toks]
     tagged = [[(sp.start, sp.end, sp.type) for sp in row] for row in mention_tagger.load().tag(words)]
@@ -79,6 +100,27 @@ def analyse(sm: SourceMap, skip_section) -> PaperAnalysis:
     doc = doc_entities.TaggedDoc(words, secs, tagged)
     cs, salient, pairs = doc_entities.load().analyse(doc)
     return PaperAnalysis(sents, toks, doc, cs, salient, pairs)
+
+
+def title_system_name(title: str) -> str | None:
+    """The name authors give their own system in the title: a name before a colon, or an acronym."""
+    if ":" in title:
+        head = title.split(":", 1)[0].strip()
+        if 0 < len(head.split()) <= 4:
+            return head
+    m = re.search(r"\b([A-Z][a-z]*[A-Z][A-Za-z0-9']*|[A-Z]{2,}[a-z]*)\b", title)
+    if m and m.group(1).lower() not in {"a", "an", "the"}:
+        return m.group(1)
+    return None
+
+
+def paper_system_name(title: str) -> str:
+    """The title's name for the system, else the whole title said as the authors' approach (never cut short)."""
+    name = title_system_name(title)
+    if name:
+        return name
+    title = " ".join(title.split())
+    return f"the approach of '{title}'" if title else "the authors' system"
 
 
 def _known(text: str, toks: list[tuple[str, int, int]], spans: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
@@ -106,10 +148,10 @@ def result_facts(sm: SourceMap, pa: PaperAnalysis, prov: Provenance) -> tuple[li
     """Result facts, and the sids they were drawn from (their verbatim copies are not needed)."""
     facts: list[Fact] = []
     used: set[int] = set()
-    own = pa.main("Method")
+    own_name, own, own_sid = pa.own(sm.title)
     by_sid = {s.sid: s for s in sm.sentences}
     for si, (sent, toks, spans) in enumerate(zip(pa.sentences, pa.tokens, pa.doc.spans)):
-        if not any(t == "Metric" for _, _, t in spans):
+        if sent.sid == 0 or not any(t == "Metric" for _, _, t in spans):
             continue
         words = [w for w, _, _ in toks]
         for i, w in enumerate(words):
@@ -128,17 +170,18 @@ def result_facts(sm: SourceMap, pa: PaperAnalysis, prov: Provenance) -> tuple[li
                 method = None
             if method is not None:
                 method_name = _surface(sent.text, toks, method)
-            elif own is not None and AUTHOR.search(sent.text):
-                method_name = pa.clusters[own].name
-                evidence.append(pa.first_sid(own))
+            elif AUTHOR.search(sent.text):
+                method_name = own_name
+                evidence.append(own_sid)
             else:
                 continue
             data = _nearest(spans, "Material", i)
             if data is not None:
                 dataset = _surface(sent.text, toks, data)
             else:
+                # The dataset the model pairs with this method, else the paper's main evaluation dataset.
                 ci = pa.cluster_of(si, method[0]) if method is not None else own
-                paired = [d for m, d, _ in pa.pairs if m == ci]
+                paired = [d for m, d, _ in pa.pairs if m == ci] or [d for d in [pa.main("Material", salient_only=True)] if d is not None]
                 dataset = pa.clusters[paired[0]].name if paired else ""
                 if paired:
                     evidence.append(pa.first_sid(paired[0]))
@@ -156,6 +199,8 @@ def result_facts(sm: SourceMap, pa: PaperAnalysis, prov: Provenance) -> tuple[li
                         evidence=[sm.locator(s) for s in dict.fromkeys(evidence)], provenance=prov,
                         variant="r" + stable_hash([method_name, metric_name, dataset, text], 9))
             verification, note = verify_fact(fact, " ".join(by_sid[x].text for x in dict.fromkeys(evidence)))
+            if verification == Verification.failed:
+                continue  # the sentence qualifies the value ("not", "only", "about"): its verbatim fact keeps it
             facts.append(fact.model_copy(update={"verification": verification, "verification_note": note}))
             used.add(sent.sid)
     return _dedupe(facts), used

@@ -32,6 +32,7 @@ class SynthesisKind(StrEnum):
     method_family = "method_family"
     disagreement = "disagreement"
     open_problem = "open_problem"
+    result_comparison = "result_comparison"
 
 
 class ReviewState(StrEnum):

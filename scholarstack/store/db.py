@@ -56,6 +56,7 @@ CREATE TABLE IF NOT EXISTS eval_results (
     system VARCHAR, metric VARCHAR, value DOUBLE, n INTEGER, code_version VARCHAR, data_version VARCHAR,
     ts TIMESTAMP, config VARCHAR
 );
+CREATE TABLE IF NOT EXISTS citation_contexts (context_id VARCHAR, cited_id VARCHAR, citing_id VARCHAR, text VARCHAR);
 ALTER TABLE sentences ADD COLUMN IF NOT EXISTS kind VARCHAR DEFAULT 'prose';
 ALTER TABLE objects ADD COLUMN IF NOT EXISTS evidence_hash VARCHAR;
 ALTER TABLE object_versions ADD COLUMN IF NOT EXISTS evidence_texts VARCHAR;

@@ -1,7 +1,10 @@
 """Question answering over one or many papers, in view mode or full-text mode.
 
-Offline: extractive. The best-scoring evidence answers; yes/no questions are answered from its
-polarity; a question whose content words the evidence barely covers is reported unanswerable.
+Offline: extractive, and the answer is what the question asks for, taken from the best evidence:
+a number with its unit for "how many / what accuracy" questions, the typed mentions (learned
+tagger) for "which datasets / what baselines" questions, yes/no from the evidence's polarity;
+otherwise the best evidence itself. A question whose content words the evidence barely covers
+is reported unanswerable.
 OpenAI-compatible: the model answers from the rendered context and must cite locators from it;
 citations outside the context are removed and recorded, never passed on.
 Over several papers, statements keep their paper identity and conditions.
@@ -30,12 +33,62 @@ class LLMAnswer(BaseModel):
     citations: list[str] = Field(default_factory=list, max_length=3, description="locators like PAPER:SID from the context")
 
 
-def extractive_answer(question: str, ranked) -> tuple[str, bool, list]:
+ENTITY_Q = re.compile(r"^(?:what|which)\s+(?:[\w\-]+\s+){0,3}?(models?|baselines?|datasets?|data sets?|corpora|corpus|"
+                      r"methods?|approach(?:es)?|metrics?|measures?|tasks?|languages?|algorithms?|architectures?|systems?|"
+                      r"classifiers?|networks?|benchmarks?)\b", re.I)
+NUMERIC_Q = re.compile(r"^(?:how (?:many|much|big|large|long|small|fast)|what (?:is|was|are|were) (?:the )?(?:size|number|"
+                       r"accuracy|score|performance|f1|improvement|amount|percentage)|what (?:accuracy|score|percentage|f1))\b", re.I)
+ENTITY_TYPE = {"model": "method", "baseline": "method", "method": "method", "approach": "method", "algorithm": "method",
+               "architecture": "method", "system": "method", "classifier": "method", "network": "method",
+               "dataset": "dataset", "data set": "dataset", "corpus": "dataset", "corpora": "dataset", "benchmark": "dataset",
+               "language": "dataset", "metric": "metric", "measure": "metric", "task": "task"}
+NUMBER_WITH_UNIT = re.compile(r"(?<![\w.])(\d[\d,]*(?:\.\d+)?\s*(?:%|percent)?)((?:\s+(?!and\b|or\b|in\b|of\b|the\b|to\b)[A-Za-z][\w\-]*){0,2})")
+
+
+def _words(text: str) -> set[str]:
+    return set(re.findall(r"[a-z0-9]+", text.lower()))
+
+
+def typed_answer(question: str, ranked) -> tuple[str, list] | None:
+    """The answer the question's form asks for, from the top evidence; None when it has none."""
+    from ..organise.mentions import extract_mentions
+
+    top = ranked[:3]
+    m = ENTITY_Q.match(question.strip())
+    if m:
+        head = m.group(1).lower()
+        want = next((ENTITY_TYPE[k] for k in (head, head[:-1], head[:-2]) if k in ENTITY_TYPE), "")
+        asked = _words(question)
+        found, used = [], []
+        for r in top:
+            names = [x.text for x in extract_mentions(r.item.text) if x.type.value == want and not _words(x.text) <= asked]
+            if names:
+                used.append(r)
+                found += [n for n in names if n.lower() not in {f.lower() for f in found}]
+        if found:
+            return ", ".join(found[:6]), used
+    if NUMERIC_Q.match(question.strip()):
+        asked = _words(question)
+        for r in top:
+            best = None
+            for n in NUMBER_WITH_UNIT.finditer(r.item.text):
+                near = _words(r.item.text[max(0, n.start() - 60): n.end() + 40]) & asked
+                if best is None or len(near) > best[0]:
+                    best = (len(near), (n.group(1) + n.group(2)).strip())
+            if best is not None:
+                return best[1], [r]
+    return None
+
+
+def extractive_answer(question: str, ranked, typed: bool = True) -> tuple[str, bool, list]:
+    """`typed`: answer with what the question asks for (a number, entities); False quotes the best evidence."""
     if not ranked or ranked[0].coverage < UNANSWERABLE_COVERAGE:
         return "Unanswerable", True, ranked[:1]
     best = ranked[0]
     if YES_NO.match(question.strip()):
         return ("No" if NEGATION.search(best.item.text) else "Yes"), False, [best]
+    if typed and (found := typed_answer(question, ranked)) is not None:
+        return found[0], False, found[1]
     # Best two pieces of evidence at distinct locators (a fact and its own sentence count once).
     used, seen = [], set()
     for r in ranked:
@@ -66,7 +119,7 @@ def multi_paper_context(kb: KnowledgeBase, question: str, paper_ids: list[str], 
 
 
 def answer_question(kb: KnowledgeBase, question: str, paper_ids: list[str], mode: str = "view", embedder=None,
-                    client: LLMClient | None = None, budget: int = 4000) -> TaskAnswer:
+                    client: LLMClient | None = None, budget: int = 4000, typed: bool = True) -> TaskAnswer:
     question = check_text_input(question, "question", 2000)
     if not paper_ids:
         raise ValueError("name at least one paper (--paper ID)")
@@ -83,9 +136,11 @@ def answer_question(kb: KnowledgeBase, question: str, paper_ids: list[str], mode
         raise ValueError(f"unknown mode {mode!r} (view or fulltext)")
     tokens_in, tokens_out, extra = count_tokens(question) + count_tokens(context), 0, {}
     if client is None:
-        text, unanswerable, used = extractive_answer(question, ranked)
+        text, unanswerable, used = extractive_answer(question, ranked, typed)
         sources = [Statement(text=u.item.text, locators=u.item.locators, object_id=u.item.id) for u in used if not unanswerable]
-        interp = "" if unanswerable else ("polarity of the best evidence" if YES_NO.match(question) else "best-matching evidence quoted")
+        interp = "" if unanswerable else ("polarity of the best evidence" if YES_NO.match(question) else
+                                          "best-matching evidence quoted" if text == (used[0].item.text if used else "") else
+                                          "the part of the best evidence the question asks for")
         tokens_out = count_tokens(text)
     else:
         prompt = (f"Context (each line starts with its source locator):\n{context}\n\nQuestion: {question}\n"

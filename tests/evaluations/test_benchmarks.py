@@ -15,7 +15,8 @@ def test_retrieval_benchmark_small(store):
     need_shared("acl_scisummnet", "citances_dev.jsonl")
     res = eval_retrieval(store, limit=20, corpus_limit=40, embedder="tfidf", layer_ablation=True)
     assert res["n"] == 20 and res["corpus"] <= 40
-    assert set(res["systems"]) == {"bm25", "dense", "hybrid", "scholarstack", "scholarstack_L1", "scholarstack_L1+L2"}
+    assert set(res["systems"]) == {"bm25", "dense", "hybrid", "bm25_fulltext", "hybrid_fulltext", "scholarstack_content",
+                                   "scholarstack", "scholarstack_content_L1", "scholarstack_content_L1+L2"}
     for row in res["systems"].values():
         assert 0 <= row["recall@1"] <= row["recall@5"] <= row["recall@10"] <= 1
     assert res["systems"]["bm25"]["recall@10"] > 0.3  # citing sentences do name their target's topic
@@ -33,7 +34,7 @@ def test_claims_benchmark_small(store):
 def test_qa_benchmark_small(store):
     need_shared("qasper_leval", "scientific_qa.jsonl")
     res = eval_qa(store, limit=8)
-    assert res["n"] == 8 and set(res["systems"]) == {"fulltext", "rag", "view"}
+    assert res["n"] == 8 and set(res["systems"]) == {"fulltext", "rag", "view", "view_sentences"}
     assert res["systems"]["view"]["input_tokens_per_question"] < res["systems"]["fulltext"]["input_tokens_per_question"]
 
 

@@ -67,3 +67,15 @@ def test_version_and_a_closed_pipe(compiled_sample):
     proc.stdout.close()  # the reader is gone before the first line is written
     err = proc.stderr.read().decode()
     assert proc.wait(120) == 0 and "Traceback" not in err and "BrokenPipe" not in err
+
+
+def test_citations_and_find_papers(compiled_sample, copy_store, tmp_path, capsys):
+    home = copy_store(compiled_sample).home
+    f = tmp_path / "cites.jsonl"
+    f.write_text(json.dumps({"query_id": "c1", "query": "the trigram tagger of [CITATION] with suffix tries", "cited_paper_id": "A00-1031",
+                             "citing_paper_id": "Z99-0001"}) + "\n{broken\n")
+    code, out, err = run(capsys, "citations", str(f), "--store", str(home))
+    assert code == 0 and "loaded 1 citing sentences for 1 papers (1 of them in the store); 1 failed" in out
+    assert "line 2" in err
+    code, out, _ = run(capsys, "find-papers", "trigram tagger with suffix tries for unknown words", "--k", "3", "--store", str(home))
+    assert code == 0 and out.splitlines()[0].split()[1] == "A00-1031"

@@ -1,0 +1,61 @@
+"""Citation contexts: sentences in other papers that cite a corpus paper ("... like TnT [CITATION] ...").
+
+They describe a paper in the words its readers use, which is what a citing request looks like, so
+retrieval uses them as document expansion. Read from JSONL records with `cited_paper_id`,
+`citing_paper_id` and `query` (or `text`), as in ACL ScisummNet's citances; each bad line is
+reported and skipped, the others are loaded. Kept in the store's `citation_contexts` table.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+from ..store import Store
+from .records import safe_paper_id
+
+MARKER = "[CITATION]"
+
+
+def read_contexts(path: Path) -> tuple[list[tuple[str, str, str, str]], list[str]]:
+    """(rows (context_id, cited_id, citing_id, text), failures) from a JSONL file."""
+    rows, failed = [], []
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        return [], [f"{path}: cannot read ({exc})"]
+    for n, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            rec: Any = json.loads(line)
+            cited, citing = rec["cited_paper_id"], rec["citing_paper_id"]
+            text = rec.get("query") or rec.get("text")
+            if not isinstance(text, str) or not text.strip() or not isinstance(cited, str) or not isinstance(citing, str):
+                raise ValueError("needs string fields cited_paper_id, citing_paper_id and query (or text)")
+        except (ValueError, KeyError, TypeError) as exc:
+            failed.append(f"{path}: line {n}: {' '.join(str(exc).split())[:200]}; skipped")
+            continue
+        text = " ".join(text.replace(MARKER, " ").split())
+        cid = rec.get("query_id") or hashlib.sha256(f"{cited}|{citing}|{text}".encode()).hexdigest()[:16]
+        rows.append((str(cid), safe_paper_id(cited), safe_paper_id(citing), text))
+    return rows, failed
+
+
+def load_contexts(store: Store, path: Path) -> dict[str, Any]:
+    """Add (or replace, by context id) the file's citation contexts; report what was loaded and skipped."""
+    rows, failed = read_contexts(path)
+    with store.transaction() as con:
+        store.with_id_table(con, "_ctx_ids", [r[0] for r in rows])
+        con.execute("DELETE FROM citation_contexts WHERE context_id IN (SELECT id FROM _ctx_ids)")
+        store.insert_rows(con, "citation_contexts", ["context_id", "cited_id", "citing_id", "text"], rows)
+    known = {r[0] for r in store.query("SELECT paper_id FROM objects WHERE kind = 'paper' AND lifecycle = 'current'")}
+    return {"file": str(path), "loaded": len(rows), "failed": failed,
+            "cited_in_store": len({r[1] for r in rows} & known), "cited_papers": len({r[1] for r in rows})}
+
+
+def contexts_from_store(store: Store) -> list[tuple[str, str, str]]:
+    """(cited id, citing id, text) for every stored citation context."""
+    return [tuple(r) for r in store.query("SELECT cited_id, citing_id, text FROM citation_contexts ORDER BY context_id")]

@@ -1,0 +1,72 @@
+"""The learned entity models: the SciREX mention tagger and the document entity model."""
+
+import gzip
+import json
+
+import numpy as np
+import pytest
+
+from scholarstack.learned import doc_entities, mention_tagger
+from scholarstack.learned.mention_tagger import TAGS, spans_from_tags, tokenize, viterbi
+from tests.conftest import need_shared
+
+
+def test_viterbi_never_starts_a_mention_inside():
+    # Scores that prefer I-Task right after O: decoding must not produce a dangling I-.
+    logp = np.full((3, len(TAGS)), -5.0)
+    logp[0, TAGS.index("O")] = 0
+    logp[1, TAGS.index("I-Task")] = 0
+    logp[1, TAGS.index("B-Task")] = -1
+    logp[2, TAGS.index("I-Task")] = 0
+    path = viterbi(logp)
+    assert [TAGS[j] for j in path] == ["O", "B-Task", "I-Task"]
+    assert spans_from_tags(path) == [(1, 3, "Task")]
+
+
+def test_committed_tagger_finds_typed_mentions_in_real_sentences():
+    tagger = mention_tagger.load()
+    [found] = tagger.tag_text(["We evaluate conditional random fields on the CoNLL 2003 named entity recognition task "
+                               "and report F1 scores."])
+    by_type = {t: s for _, _, t, s in found}
+    assert "conditional random fields" in by_type.get("Method", "")
+    assert "named entity recognition" in by_type.get("Task", "")
+    assert by_type.get("Metric", "").startswith("F1")
+    assert tokenize("ResNet-50 reaches 76.1%")[:3] == [("ResNet", 0, 6), ("-", 6, 7), ("50", 7, 9)]
+
+
+def test_tagger_trains_on_a_tiny_slice(tmp_path):
+    path = need_shared("scirex", "train_docs.jsonl.gz")
+    card = mention_tagger.train_from_shared(path.parent.parent, out=tmp_path / "t.pt", epochs=1, limit=3, max_steps=3,
+                                            log=lambda _: None)
+    assert card["train_papers"] >= 1 and card["train_sentences"] > 0 and (tmp_path / "t.pt").exists()
+    assert 0.0 <= card["dev_mention_f1"] <= 1.0 and card["epochs"][0]["epoch"] == 1
+    mention_tagger.load.cache_clear()  # the test weights were loaded by path only; keep the default clean
+
+
+def test_doc_model_trains_and_finds_salient_entities_of_a_real_paper(tmp_path):
+    path = need_shared("scirex", "docs.jsonl.gz")
+    card = doc_entities.train_from_shared(path.parent.parent, out=tmp_path / "d.json", limit=12, log=lambda _: None)
+    assert card["salience_examples"] > 0 and 0 < card["salience_threshold"] < 1
+    with gzip.open(path, "rt") as fh:
+        doc = json.loads(fh.readline())  # the evaluation file: never trained on by the committed model
+    tdoc, offsets = doc_entities.scirex_doc(doc, mention_tagger.load())
+    clusters, salient, pairs = doc_entities.load().analyse(tdoc)
+    names = {clusters[i].key for i in salient}
+    assert names and len(salient) < len(clusters)
+    gold = {g for g in doc_entities.gold_match(clusters, offsets, doc) if g}
+    assert gold, "some predicted clusters match gold clusters"
+    assert all(clusters[m].type == "Method" and clusters[d].type == "Material" for m, d, _ in pairs)
+
+
+@pytest.mark.parametrize("junk", ["Tagging: average pseconds per token tokenizer lexicon Viterbi total 604 388",
+                                  "93.9 94.3 94.0 94.7 95.9 95.9 Table 2 results 12 13"])
+def test_junk_yields_no_result(junk):
+    from scholarstack.extract.offline import extract_facts
+    from scholarstack.ingest.hygiene import sentence_kind
+    from scholarstack.models import SourceMap
+    from scholarstack.models.source import Sentence
+
+    sm = SourceMap(paper_key="P", title="A tagger", sentences=[
+        Sentence(sid=0, text="A tagger", section="title"),
+        Sentence(sid=1, text=junk, section="4 Results", kind=sentence_kind(junk))])
+    assert extract_facts(sm) == []
