@@ -39,8 +39,8 @@ bench: $(STAMP)
 	$(BIN)/python -m benchmarks.compile_bench
 
 models: $(STAMP)  # retrain the committed weights of the learned offline models from ../shared/data
-	$(BIN)/python -c "from dagster import materialize; from assets.models import claim_verifier, retrieval_query_adapter, scirex_doc_entities, scirex_mention_tagger; \
-	  r = materialize([claim_verifier, scirex_mention_tagger, scirex_doc_entities, retrieval_query_adapter]); \
+	$(BIN)/python -c "from dagster import materialize; from assets.models import claim_verifier, evidence_localiser, retrieval_query_adapter, scirex_doc_entities, scirex_mention_tagger; \
+	  r = materialize([claim_verifier, scirex_mention_tagger, scirex_doc_entities, retrieval_query_adapter, evidence_localiser]); \
 	  print({k: getattr(v, 'value', v) for e in r.get_asset_materialization_events() for k, v in e.materialization.metadata.items() if k != 'model_card'})"
 
 clean:

@@ -5,7 +5,7 @@ from dagster import AssetExecutionContext, MaterializeResult, MetadataValue, ass
 
 from scholarstack.index.embed import make_embedder
 from scholarstack.learned import claim_verifier as cv
-from scholarstack.learned import doc_entities, mention_tagger, query_adapter
+from scholarstack.learned import doc_entities, localiser, mention_tagger, query_adapter
 from scholarstack.settings import shared_data_dir
 
 from .common import clean_metadata
@@ -45,4 +45,14 @@ def scirex_doc_entities(context: AssetExecutionContext) -> MaterializeResult:
                    "in-corpus InfoNCE on ACL ScisummNet citing sentences against the cited papers' abstracts.")
 def retrieval_query_adapter(context: AssetExecutionContext) -> MaterializeResult:
     card = query_adapter.train_from_shared(shared_data_dir(), make_embedder("minilm"), seed=0)
+    return _result(card)
+
+
+@asset(group_name="models", kinds={"sklearn", "numpy"}, deps=[scirex_mention_tagger, scirex_doc_entities],
+       description="Evidence localiser: a logistic ranker of a cited paper's sentences for a citing sentence (lexical, "
+                   "dense, neighbour, position, sentence kind and L1-fact features), trained on the CL-SciSumm 2018 topics; "
+                   "k chosen by leave-topics-out F1.")
+def evidence_localiser(context: AssetExecutionContext) -> MaterializeResult:
+    card = localiser.train_from_shared(shared_data_dir(), make_embedder("minilm"), seed=0)
+    context.log.info(f"localiser: leave-topics-out F1 by k {card['leave_topics_out_f1_by_k']}")
     return _result(card)

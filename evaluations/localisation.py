@@ -2,58 +2,28 @@
 
 Localisation: given a citing sentence and the cited paper (compiled from its Reference_XML, so
 sentence ids match the annotation), return the reference sentences; scored against the
-annotators' `Reference Offset` at sentence level (micro precision, recall, F1). Systems:
-`bm25` over the paper's sentences, and `scholarstack`, which ranks by the paper's compiled facts
-and sentences through a knowledge view (evidence.score_items) and returns their locators.
+annotators' `Reference Offset` at sentence level (micro precision, recall, F1, at each system's
+best k). Systems: `bm25` over the paper's sentences; `scholarstack_view`, which ranks the paper's
+compiled facts and sentences through a knowledge view (evidence.score_items); `scholarstack`, the
+learned localiser (learned/localiser.py) over the store's sentences and facts, cross-fitted by topic.
 """
 
 from __future__ import annotations
 
-import html
-import re
 from pathlib import Path
 from typing import Any
 
-from scholarstack.ingest.records import PaperRecord, Section
+from scholarstack.ingest.clscisumm import annotations, reference_record
 from scholarstack.store import Store
 
 
-SENT_RE = re.compile(r"<S\s+sid\s*=\s*\"(\d+)\"[^>]*>(.*?)</S>", re.S)
-FIELD_RE = re.compile(r"(Reference Article|Citation Text|Reference Offset):\s*(.*?)\s*(?=\|\s*[A-Z][\w ]+:|$)")
-
-
-def reference_record(topic: Path) -> PaperRecord | None:
-    xmls = sorted((topic / "Reference_XML").glob("*.xml"))
-    if not xmls:
-        return None
-    raw = xmls[0].read_text(errors="replace")
-    sents = [(int(sid), " ".join(html.unescape(re.sub(r"<[^>]+>", " ", t)).split())) for sid, t in SENT_RE.findall(raw)]
-    sents = [(sid, t) for sid, t in sents if t]
-    title = next((t for sid, t in sents if sid == 0), topic.name)
-    return PaperRecord(paper_id=f"cls-{topic.name}", title=title, source_format="clscisumm_xml", source=str(xmls[0]),
-                       sections=[Section(title="body", sentences=[(sid, t) for sid, t in sents if sid > 0])])
-
-
-def annotations(topic: Path) -> list[tuple[str, set[int]]]:
-    out = []
-    for ann in sorted((topic / "annotation").glob("*.txt")):
-        for line in ann.read_text(errors="replace").splitlines():
-            fields = dict(FIELD_RE.findall(line))
-            if "Citation Text" not in fields or "Reference Offset" not in fields:
-                continue
-            text = " ".join(html.unescape(re.sub(r"<[^>]+>", " ", fields["Citation Text"])).split())
-            offsets = {int(x) for x in re.findall(r"\d+", fields["Reference Offset"])}
-            if text and offsets:
-                out.append((text, offsets))
-    return out
-
-
-def eval_localisation(store: Store, root: Path | None = None, limit: int | None = None, k: int = 2, progress: bool = False,
-                      embedder: str | None = None) -> dict[str, Any]:
+def eval_localisation(store: Store, root: Path | None = None, limit: int | None = None, ks: tuple[int, ...] = (1, 2, 3, 4, 5),
+                      progress: bool = False, embedder: str | None = None) -> dict[str, Any]:
+    """Every system at every k in `ks`; each reports its best k (and F1 at each k)."""
+    from scholarstack.learned.localiser import PaperCandidates, candidates_from_store, cross_fitted, topic_fold
+    from scholarstack.settings import shared_data_dir
     from scholarstack.tasks.evidence import paper_items, score_items
     from scholarstack.views.views import KnowledgeBase
-
-    from scholarstack.settings import shared_data_dir
 
     from .benchmarks import _embedder, compile_records, spread
 
@@ -66,29 +36,41 @@ def eval_localisation(store: Store, root: Path | None = None, limit: int | None 
     compile_records(store, [records[pid[4:]] for pid in sorted({p for p, _, _ in items})], progress)
     kb = KnowledgeBase(store)
     cache: dict[tuple[str, tuple[str, ...]], list] = {}
-    results = {}
-    # bm25: lexical over sentences; scholarstack: the view's hybrid scoring over facts and sentences.
-    for system, kinds, e in (("bm25", ("sentence",), None), ("scholarstack", ("fact", "sentence"), emb)):
-        tp = n_pred = n_gold = 0
-        for pid, text, gold in items:
-            key = (pid, kinds)
-            if key not in cache:
-                cache[key] = paper_items(kb, pid, kinds)
-            ranked = score_items(text, cache[key], e)
+
+    def ranked_by_view(kinds: tuple[str, ...], e):
+        def rank(pid: str, text: str) -> list[int]:
+            if (pid, kinds) not in cache:
+                cache[(pid, kinds)] = paper_items(kb, pid, kinds)
             pred: list[int] = []
-            for r in ranked:
-                for loc in r.item.locators:
-                    sid = int(loc.rsplit(":", 1)[1])
-                    if sid not in pred:
-                        pred.append(sid)
-                if len(pred) >= k:
+            for r in score_items(text, cache[(pid, kinds)], e):
+                pred += [sid for loc in r.item.locators if (sid := int(loc.rsplit(":", 1)[1])) not in pred]
+                if len(pred) >= max(ks):
                     break
-            pred_set = set(pred[:k])
-            tp += len(pred_set & gold)
-            n_pred += len(pred_set)
-            n_gold += len(gold)
-        p, r, f = _prf(tp, n_pred, n_gold)
-        results[system] = {"precision": round(p, 4), "recall": round(r, 4), "f1": round(f, 4), "k": k}
+            return pred
+        return rank
+
+    # The learned ranker, cross-fitted by topic: a topic is ranked by a model trained on the others.
+    papers = {pid: PaperCandidates(candidates_from_store(store, pid), emb) for pid in sorted({p for p, _, _ in items})}
+    examples = [(pid, text, gold) for pid, text, gold in items]
+    models = cross_fitted(papers, examples)
+
+    def ranked_by_localiser(pid: str, text: str) -> list[int]:
+        model = models.get(topic_fold(pid))
+        return model.rank(papers[pid], text, max(ks)) if model else []
+
+    systems = {"bm25": ranked_by_view(("sentence",), None), "scholarstack_view": ranked_by_view(("fact", "sentence"), emb),
+               "scholarstack": ranked_by_localiser}
+    results = {}
+    for system, rank in systems.items():
+        preds = [(rank(pid, text), gold) for pid, text, gold in items]
+        by_k = {}
+        for k in ks:
+            tp = sum(len(set(p[:k]) & g) for p, g in preds)
+            by_k[k] = _prf(tp, sum(len(set(p[:k])) for p, _ in preds), sum(len(g) for _, g in preds))
+        best = max(ks, key=lambda k: (by_k[k][2], -k))
+        p, r, f = by_k[best]
+        results[system] = {"precision": round(p, 4), "recall": round(r, 4), "f1": round(f, 4), "k": best,
+                           "f1_by_k": {str(k): round(v[2], 4) for k, v in by_k.items()}}
     return {"benchmark": "localisation", "n": len(items), "systems": results}
 
 

@@ -15,7 +15,8 @@ from assets.l1 import l1_facts  # noqa: E402
 from assets.l2 import l2_organisation  # noqa: E402
 from assets.l3 import l3_syntheses  # noqa: E402
 from assets.metrics import benchmark_results, eval_report  # noqa: E402
-from assets.models import claim_verifier, retrieval_query_adapter, scirex_doc_entities, scirex_mention_tagger  # noqa: E402
+from assets.models import (  # noqa: E402
+    claim_verifier, evidence_localiser, retrieval_query_adapter, scirex_doc_entities, scirex_mention_tagger)
 from assets.recheck import store_recheck  # noqa: E402
 from assets.source_maps import source_maps  # noqa: E402
 from assets.search import literature_search  # noqa: E402
@@ -31,7 +32,7 @@ from .sensors import refresh_sources_schedule, watched_folder_sensor  # noqa: E4
 
 ASSETS = [paper_sources, source_maps, l1_facts, l2_organisation, l3_syntheses, store_recheck, vector_index,
           benchmark_results, eval_report, idea_critic, idea_episodes, task_answers, literature_search, claim_verifier,
-          scirex_mention_tagger, scirex_doc_entities, retrieval_query_adapter]
+          scirex_mention_tagger, scirex_doc_entities, retrieval_query_adapter, evidence_localiser]
 
 defs = Definitions(
     assets=ASSETS,
