@@ -101,6 +101,24 @@ def with_known_names(text: str, found: list[tuple[int, int, str, str]]) -> list[
     return sorted(found)
 
 
+LEADING_DETERMINER = re.compile(r"^(?:the|a|an|our|this|these|those|their|its|each|both)\s+", re.I)
+GENERIC_NAMES = GENERIC_MODIFIERS | frozenset(
+    "corpus corpora data dataset datasets model models method methods approach approaches system systems task tasks "
+    "algorithm algorithms framework metric metrics score scores results result".split())
+
+
+def _clean(a: int, e: int, t: str, surf: str) -> tuple[int, int, str, str] | None:
+    """A learned span without a leading determiner ("The German NEGRA corpus" → "German NEGRA corpus");
+    None when nothing specific is left ("the corpus")."""
+    m = LEADING_DETERMINER.match(surf)
+    if m:
+        a, surf = a + m.end(), surf[m.end():]
+    words = surf.lower().split()
+    if not words or all(w in GENERIC_NAMES for w in words) or surf.lower() in NOT_ENTITIES:
+        return None
+    return a, e, t, surf
+
+
 def prefetch(texts: list[str]) -> None:
     """Tag many texts in batches (much faster than one by one); later calls hit the cache."""
     from ..learned.mention_tagger import load
@@ -111,8 +129,8 @@ def prefetch(texts: list[str]) -> None:
     for i in range(0, len(todo), 2048):
         chunk = todo[i:i + 2048]
         for text, found in zip(chunk, load().tag_text(chunk)):
-            mentions = [Mention(surf, LEARNED_TYPES[t], a, e) for a, e, t, surf in with_known_names(text, found)
-                        if surf.lower() not in NOT_ENTITIES]
+            cleaned = [c for f in with_known_names(text, found) if (c := _clean(*f)) is not None]
+            mentions = [Mention(surf, LEARNED_TYPES[t], a, e) for a, e, t, surf in cleaned]
             _CACHE[text] = tuple(mentions)
 
 
