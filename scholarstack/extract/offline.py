@@ -99,9 +99,14 @@ LEAD_PHRASE = re.compile(r"^[(\[]?(?:as|in|for|on|at|with|by|from|after|before|u
                          r"to|when|while|since|because|although|if)\b[^,;]{0,60},\s+", re.I)
 
 
+def _strip_lead(text: str) -> str:
+    """Without discourse markers and a leading adverbial ("As expected, we find …" → "we find …")."""
+    return LEAD_PHRASE.sub("", DISCOURSE.sub("", text.strip().lstrip("([")))
+
+
 def find_subject(text: str, system: str) -> str:
     """The phrase before the main verb; a named system inside it wins; authors' voice → their system."""
-    text = LEAD_PHRASE.sub("", DISCOURSE.sub("", text.strip().lstrip("([")))
+    text = _strip_lead(text)
     if AUTHOR_START.match(text):
         return system
     m = VERB_RE.search(text)
@@ -158,7 +163,7 @@ ANAPHOR = re.compile(r"^(?:it|this|these|they|such an?)(?:\s+(?:approach|method|
 
 def tagged_subject(text: str, spans: list[tuple[str, str]]) -> str | None:
     """The first Method/Material/Task mention before the main verb (the tagger's spans as (surface, type))."""
-    text = LEAD_PHRASE.sub("", DISCOURSE.sub("", text.strip().lstrip("([")))
+    text = _strip_lead(text)
     if AUTHOR_START.match(text):
         return None
     head = text[: m.start()] if (m := VERB_RE.search(text)) else text
@@ -173,8 +178,8 @@ def extract_facts(sm: SourceMap, run_id: str | None = None) -> list[Fact]:
     pa = analyse(sm, SKIP_SECTIONS.search)
     facts, used = result_facts(sm, pa, prov)
     system = pa.own(sm.title)[0]
-    spans_of = {s.sid: [(text[toks[a][1]:toks[b - 1][2]], t) for a, b, t in row]
-                for s, toks, row, text in zip(pa.sentences, pa.tokens, pa.doc.spans, (x.text for x in pa.sentences))}
+    spans_of = {s.sid: [(s.text[toks[a][1]:toks[b - 1][2]], t) for a, b, t in row]
+                for s, toks, row in zip(pa.sentences, pa.tokens, pa.doc.spans)}
     previous_subject = system
     for s in sm.sentences:
         if SKIP_SECTIONS.search(s.section or "") or s.kind != "prose" or s.sid in used:
