@@ -68,7 +68,7 @@ class PaperAnalysis:
         """The paper's own method: (name, its cluster or None, a sid that names it). A salient Method
         named in the title, else the title's name for the system, else the most salient specific Method."""
         low = title.lower()
-        named = [i for i in self.salient if self.clusters[i].type == "Method"
+        named = [i for i in self.salient if self.clusters[i].type == "Method" and specific(self.clusters[i].name)
                  and any(len(s) > 1 and re.search(rf"\b{re.escape(s.lower())}\b", low) for s in self.clusters[i].surfaces)]
         if named:
             best = max(named, key=lambda i: self.clusters[i].salience)
