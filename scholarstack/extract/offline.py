@@ -15,7 +15,7 @@ import re
 
 from ..models import Context, Fact, FactType, Provenance, Quantity, SourceMap
 from ..verify import verify_fact
-from .results import analyse, paper_system_name, result_facts
+from .results import analyse, result_facts
 
 CITATION_RE = re.compile(r"\s*(\[[\d,\s\-–]+\]|\((?:[A-Z][A-Za-z\-]+(?: et al\.)?(?: and [A-Z][A-Za-z\-]+)?,? \d{4}[a-z]?;?\s*)+\))")
 SKIP_SECTIONS = re.compile(r"acknowledg|reference|bibliograph|appendix|title", re.I)

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from scholarstack.extract.offline import classify, extract_facts, find_conditions, find_quantities, find_subject, paper_system_name
+from scholarstack.extract.offline import classify, extract_facts, find_conditions, find_quantities, find_subject
+from scholarstack.extract.results import paper_system_name
 from scholarstack.models import Fact, FactType, Quantity, Sentence, SourceMap, Verification
 from scholarstack.verify import verify_fact
 
