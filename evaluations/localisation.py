@@ -51,8 +51,7 @@ def eval_localisation(store: Store, root: Path | None = None, limit: int | None 
 
     # The learned ranker, cross-fitted by topic: a topic is ranked by a model trained on the others.
     papers = {pid: PaperCandidates(candidates_from_store(store, pid), emb) for pid in sorted({p for p, _, _ in items})}
-    examples = [(pid, text, gold) for pid, text, gold in items]
-    models = cross_fitted(papers, examples)
+    models = cross_fitted(papers, items)
 
     def ranked_by_localiser(pid: str, text: str) -> list[int]:
         model = models.get(topic_fold(pid))

@@ -118,10 +118,13 @@ def fit(X: np.ndarray, y: np.ndarray, seed: int = 0) -> dict[str, Any]:
 Example = tuple[str, str, set[int]]  # (topic, citing sentence, gold sids)
 
 
-def cross_fitted(papers: dict[str, PaperCandidates], examples: list[Example], seed: int = 0, folds: int = 5) -> dict[str, Localiser]:
-    """One model per topic fold, trained on the other folds' topics: fold of topic t → its model."""
+def _features_and_labels(papers: dict[str, PaperCandidates], examples: list[Example]) -> tuple[list[np.ndarray], list[np.ndarray]]:
     feats = [papers[t].features(c) for t, c, _ in examples]
     labels = [np.array([cand.sid in gold for cand in papers[t].cands], dtype=int) for t, _, gold in examples]
+    return feats, labels
+
+
+def _fit_folds(feats: list[np.ndarray], labels: list[np.ndarray], examples: list[Example], seed: int, folds: int) -> dict[int, Localiser]:
     models = {}
     for f in range(folds):
         idx = [i for i, (t, _, _) in enumerate(examples) if topic_fold(t, folds) != f]
@@ -130,26 +133,31 @@ def cross_fitted(papers: dict[str, PaperCandidates], examples: list[Example], se
     return models
 
 
+def cross_fitted(papers: dict[str, PaperCandidates], examples: list[Example], seed: int = 0, folds: int = 5) -> dict[int, Localiser]:
+    """One model per topic fold, trained on the other folds' topics: fold of topic t → its model."""
+    return _fit_folds(*_features_and_labels(papers, examples), examples, seed, folds)
+
+
 def train(papers: dict[str, PaperCandidates], examples: list[Example], seed: int = 0, ks: tuple[int, ...] = (1, 2, 3, 4, 5),
           folds: int = 5) -> tuple[Localiser, dict[str, Any]]:
-    """k is chosen by leave-topics-out F1 (cross-fitted), then the model is refitted on every topic."""
+    """k is chosen by leave-topics-out F1 (cross-fitted), then the model is refitted on every topic.
+    Features are computed once per example and shared by the folds, the k sweep and the refit."""
     t0 = time.time()
-    models = cross_fitted(papers, examples, seed, folds)
+    feats, labels = _features_and_labels(papers, examples)
+    models = _fit_folds(feats, labels, examples, seed, folds)
+    ranked = []  # (candidate sids best first, gold) per example that has a cross-fitted model
+    for (t, _, gold), X in zip(examples, feats):
+        model = models.get(topic_fold(t, folds))
+        if model is not None:
+            ranked.append(([papers[t].cands[i].sid for i in np.argsort(-model.scores(X), kind="stable")], gold))
     by_k = {}
     for k in ks:
-        tp = n_pred = n_gold = 0
-        for t, c, gold in examples:
-            model = models.get(topic_fold(t, folds))
-            if model is None:
-                continue
-            pred = set(model.rank(papers[t], c, k))
-            tp, n_pred, n_gold = tp + len(pred & gold), n_pred + len(pred), n_gold + len(gold)
-        p, r = tp / max(1, n_pred), tp / max(1, n_gold)
-        by_k[k] = round(2 * p * r / (p + r), 4) if p + r else 0.0
+        tp = sum(len(set(sids[:k]) & gold) for sids, gold in ranked)
+        n_pred, n_gold = sum(len(sids[:k]) for sids, _ in ranked), sum(len(gold) for _, gold in ranked)
+        prec, rec = tp / max(1, n_pred), tp / max(1, n_gold)
+        by_k[k] = round(2 * prec * rec / (prec + rec), 4) if prec + rec else 0.0
     best_k = max(by_k, key=lambda k: (by_k[k], -k))
-    X = np.concatenate([papers[t].features(c) for t, c, _ in examples])
-    y = np.concatenate([[cand.sid in gold for cand in papers[t].cands] for t, _, gold in examples]).astype(int)
-    weights = fit(X, y, seed) | {"k": best_k}
+    weights = fit(np.concatenate(feats), np.concatenate(labels), seed) | {"k": best_k}
     card = {"model": "localiser", "data": "clscisumm2018 topics (Reference_XML + annotation)", "seed": seed,
             "topics": len(papers), "citances": len(examples), "split": f"{folds} folds of topics by sha256(topic)",
             "leave_topics_out_f1_by_k": by_k, "k": best_k, "training_seconds": round(time.time() - t0, 1)}

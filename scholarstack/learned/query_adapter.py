@@ -62,18 +62,14 @@ def for_corpus(ids: list[str]) -> QueryAdapter | None:
 
 def train_from_shared(data_dir: Path, embedder, out: Path = WEIGHTS, seed: int = 0, limit: int | None = None) -> dict[str, Any]:
     """Train on every ACL ScisummNet citing sentence against the cited papers' titles and abstracts."""
-    import gzip
     import json
 
+    from ..ingest.corpora import read_acl
+
     root = data_dir / "acl_scisummnet"
-    ids, texts = [], []
-    with gzip.open(root / "papers.jsonl.gz", "rt") as fh:
-        for line in fh:
-            d = json.loads(line)
-            abstract = " ".join(s["text"] for s in d.get("abstract") or [])
-            if abstract or d.get("sections"):
-                ids.append(d["paper_id"])
-                texts.append(" ".join([d.get("title") or "", abstract]))
+    papers = [p for p in read_acl(root / "papers.jsonl.gz") if not isinstance(p, tuple) and (p.abstract or p.sections)]
+    ids = [p.paper_id for p in papers]
+    texts = [" ".join([p.title] + [t for _, t in (p.abstract.sentences if p.abstract else [])]) for p in papers]
     row = {p: i for i, p in enumerate(ids)}
     pairs = [json.loads(x) for x in (root / "citances_dev.jsonl").read_text().splitlines() if x.strip()]
     pairs = [p for p in pairs if p["cited_paper_id"] in row][:limit]
