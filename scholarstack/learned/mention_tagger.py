@@ -66,16 +66,23 @@ class WordVectors:
     """Static word vectors with a per-process cache (papers repeat their vocabulary)."""
 
     def __init__(self) -> None:
-        self._cache: dict[str, np.ndarray] = {}
+        self._cache: dict[str, np.ndarray] = {}  # lower-cased word → word-piece mean
+        self._rows: dict[str, np.ndarray] = {}  # word as written → its whole input row (vector + shape)
 
     def __call__(self, words: list[str]) -> np.ndarray:
-        tok, table = _static_table()
-        todo = [w for w in dict.fromkeys(w.lower() for w in words) if w not in self._cache]
-        if todo:
-            ids = tok(todo, add_special_tokens=False)["input_ids"]
-            for w, pieces in zip(todo, ids):
-                self._cache[w] = table[pieces].mean(axis=0) if pieces else np.zeros(EMB_DIM, np.float32)
-        return np.stack([np.concatenate([self._cache[w.lower()], shape(w)]) for w in words]).astype(np.float32)
+        new = [w for w in dict.fromkeys(words) if w not in self._rows]
+        if len(self._rows) + len(new) > 100_000:  # ~160 MB; a corpus's long tail of numbers and typos
+            self._rows.clear()
+        if new:
+            tok, table = _static_table()
+            todo = [w for w in dict.fromkeys(w.lower() for w in new) if w not in self._cache]
+            if todo:
+                ids = tok(todo, add_special_tokens=False)["input_ids"]
+                for w, pieces in zip(todo, ids):
+                    self._cache[w] = table[pieces].mean(axis=0) if pieces else np.zeros(EMB_DIM, np.float32)
+            for w in new:
+                self._rows[w] = np.concatenate([self._cache[w.lower()], shape(w)]).astype(np.float32)
+        return np.stack([self._rows[w] for w in words])
 
 
 def _net(hidden: int = 160):
