@@ -62,7 +62,7 @@ def cmd_show(args: argparse.Namespace) -> int:
         print(f"  note: {out['verification_note']}")
     if out["recheck_cause"]:
         print(f"  recheck cause: {out['recheck_cause']}")
-    for key in ("title", "statement", "subject", "type", "name", "aliases", "category_id", "account", "scope", "payload", "context", "quantities"):
+    for key in ("title", "statement", "subject", "type", "name", "aliases", "category_id", "account", "scope", "payload", "context", "quantities", "study"):
         if d.get(key) not in (None, "", [], {}):
             print(f"  {key}: {json.dumps(d[key], ensure_ascii=False) if not isinstance(d[key], str) else d[key]}")
     for b in d.get("basis", []):

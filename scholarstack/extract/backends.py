@@ -19,6 +19,7 @@ from ..llm.usage import Usage
 from ..models import Context, Fact, FactType, Provenance, Quantity, SourceMap
 from ..verify import verify_fact
 from .offline import SKIP_SECTIONS, extract_facts
+from .study import attach_study
 
 
 @dataclass
@@ -38,7 +39,7 @@ class OfflineExtractor:
 
     def extract(self, sm: SourceMap, run_id: str | None = None) -> ExtractionResult:
         started = time.perf_counter()
-        facts = extract_facts(sm, run_id)
+        facts = attach_study(sm, extract_facts(sm, run_id))
         return ExtractionResult(facts=facts, usage=Usage(seconds=time.perf_counter() - started))
 
 
@@ -120,7 +121,7 @@ class LLMExtractor:
                 result.facts.append(fact.model_copy(update={"verification": verification, "verification_note": note}))
         # Two facts of one type on one sentence share an identity: keep the first, say so.
         seen: dict[str, Fact] = {}
-        for f in result.facts:
+        for f in attach_study(sm, result.facts):
             if f.id in seen:
                 result.rejections.append((f.id, "duplicate: another fact of this type already cites this sentence", f.statement))
             else:

@@ -173,6 +173,37 @@ def tagged_subject(text: str, spans: list[tuple[str, str]]) -> str | None:
     return None
 
 
+GLUED = re.compile(r"(?<=[a-z0-9)]{2})\.(?=[A-Z][a-z])")  # "our approach.In the next section": a missed sentence break
+CLAUSE_BREAK = re.compile(r";\s+(?:however,?\s+|but\s+|whereas\s+)?|,\s+(?:but|whereas)\s+")
+
+
+def claims(statement: str) -> list[str]:
+    """One claim per fact: a statement's parts where it joins several (sentences run together by the
+    PDF reader; clauses joined by "; but", ", whereas"), each a sentence of its own. Lists (a colon
+    before the break) and parts too short to stand alone stay joined."""
+    out: list[str] = []
+    for part in (p.strip() for p in GLUED.split(statement)):
+        pieces = [x.strip() for x in CLAUSE_BREAK.split(part)] if ":" not in part else [part]
+        if len(pieces) == 1 or not all(len(x.split()) >= 5 and VERB_RE.search(x) for x in pieces):
+            pieces = [part]
+        out += [x[:1].upper() + x[1:].rstrip(" .;,") + "." for x in pieces if x]
+    return out if len(out) > 1 else [statement]
+
+
+def _fact(sm: SourceMap, s, statement: str, ftype: FactType, subject: str, system: str, prov: Provenance) -> Fact:
+    fact = Fact(statement=statement[:2000], subject=subject[:300] or system, type=ftype,
+                context=Context(conditions=find_conditions(statement), assumptions=find_assumptions(statement)),
+                quantities=find_quantities(statement, subject), evidence=[sm.locator(s.sid)], provenance=prov)
+    verification, note = verify_fact(fact, s.text)
+    return fact.model_copy(update={"verification": verification, "verification_note": note})
+
+
+def _subject(statement: str, spans: list[tuple[str, str]], previous: str, system: str) -> str:
+    if ANAPHOR.match(DISCOURSE.sub("", statement)):
+        return previous  # "It", "This approach": what the previous statement was about
+    return tagged_subject(statement, spans) or find_subject(statement, system)
+
+
 def extract_facts(sm: SourceMap, run_id: str | None = None) -> list[Fact]:
     prov = Provenance(producer="extract.offline", backend="offline", run_id=run_id)
     pa = analyse(sm, SKIP_SECTIONS.search)
@@ -188,20 +219,19 @@ def extract_facts(sm: SourceMap, run_id: str | None = None) -> list[Fact]:
         if ftype is None:
             continue
         statement = clean_statement(s.text)
-        if ANAPHOR.match(DISCOURSE.sub("", statement)):
-            subject = previous_subject  # "It", "This approach": what the previous statement was about
-        else:
-            subject = tagged_subject(statement, spans_of.get(s.sid, [])) or find_subject(statement, system)
-        previous_subject = subject
-        fact = Fact(
-            statement=statement[:2000],
-            subject=subject[:300] or system,
-            type=ftype,
-            context=Context(conditions=find_conditions(statement), assumptions=find_assumptions(statement)),
-            quantities=find_quantities(statement, subject),
-            evidence=[sm.locator(s.sid)],
-            provenance=prov,
-        )
-        verification, note = verify_fact(fact, s.text)
-        facts.append(fact.model_copy(update={"verification": verification, "verification_note": note}))
+        if statement[:1].islower():
+            continue  # a fragment (a sentence cut by the PDF reader), not a statement that stands alone
+        whole = _subject(statement, spans_of.get(s.sid, []), previous_subject, system)
+        parts = []
+        subject = previous_subject
+        for part in claims(statement):
+            ptype = ftype if part == statement else classify(part)
+            if ptype is None:
+                continue
+            subject = _subject(part, spans_of.get(s.sid, []), subject, system)
+            parts.append(_fact(sm, s, part, ptype, subject, system, prov))
+        if parts and parts[0].statement != statement and any(f.verification.value == "failed" for f in parts):
+            parts = []  # a part lost a qualification the whole keeps: the sentence stays one fact
+        facts += parts or [_fact(sm, s, statement, ftype, whole, system, prov)]
+        previous_subject = parts[-1].subject if parts else whole
     return facts

@@ -192,6 +192,7 @@ def result_facts(sm: SourceMap, pa: PaperAnalysis, prov: Provenance) -> tuple[li
             delta = bool(DELTA.search(" ".join(words[max(0, i - 3):i])))
             verb = f"improves {metric_name} by {text}" if delta else f"reaches {text} {metric_name}"
             statement = f"{method_name} {verb}" + (f" on {dataset}" if dataset else "") + (f" for {task}" if task else "")
+            statement = statement[:1].upper() + statement[1:]  # a sentence, though the method is written "trigram tagger"
             q = Quantity(value=float(w), text=text, unit="%" if percent else "", metric=metric_name, dataset=dataset,
                          subject=method_name, method=method_name, task=task, delta=delta)
             fact = Fact(statement=statement[:2000], subject=method_name[:300], type=FactType.finding,

@@ -1,7 +1,7 @@
 """Typed research objects, one module a layer."""
 
 from .common import Lifecycle, Provenance, ResearchObject, Verification, make_locator, split_locator
-from .l1 import Context, Fact, FactType, Quantity
+from .l1 import Context, Fact, FactType, Quantity, Study, StudyType
 from .l2 import (
     Assignment,
     Category,

@@ -35,6 +35,23 @@ class Quantity(BaseModel):
     LATER_FIELDS: ClassVar[tuple[str, ...]] = ("method", "task", "delta")
 
 
+class StudyType(StrEnum):
+    quantitative = "quantitative"  # measured values: carries the sample measured and the effect
+    qualitative = "qualitative"  # observations and analyses without measured values
+    theoretical = "theoretical"  # proofs and derivations: carries the assumptions and the result
+
+
+class Study(BaseModel):
+    """The kind of study a result comes from, with the fields that kind needs (the ScholarStack
+    paper's L1 schemas): sample and effect for quantitative, assumptions and result for theoretical."""
+
+    type: StudyType
+    sample: str = Field("", max_length=300, description="quantitative: the test set or sample measured, its size as written")
+    effect: str = Field("", max_length=200, description="quantitative: the value or difference reported, with its metric")
+    assumptions: list[str] = Field(default_factory=list, max_length=5, description="theoretical: what the result assumes")
+    result: str = Field("", max_length=600, description="theoretical: the result as stated")
+
+
 class Context(BaseModel):
     conditions: list[str] = Field(default_factory=list, description="settings, populations, data, conditions")
     assumptions: list[str] = Field(default_factory=list)
@@ -52,6 +69,7 @@ class Fact(HasEvidence, ResearchObject):
     type: FactType
     context: Context = Field(default_factory=Context)
     quantities: list[Quantity] = Field(default_factory=list)
+    study: Study | None = Field(None, description="for results: the study type the paper reports and its fields")
     variant: str = Field("", max_length=32, description="set by the gate: tells apart facts that share paper, anchor and type")
 
     @property
@@ -61,8 +79,9 @@ class Fact(HasEvidence, ResearchObject):
 
     def hashed_content(self) -> dict:
         data = super().hashed_content()
-        if not self.variant:
-            data.pop("variant", None)
+        for name in ("variant", "study"):  # added later: unset, they leave older facts' hashes alone
+            if not data.get(name):
+                data.pop(name, None)
         for q in data.get("quantities", []):  # fields added later: unset, they leave older facts' hashes alone
             for name in Quantity.LATER_FIELDS:
                 if not q.get(name):

@@ -60,3 +60,27 @@ def test_verification_catches_unfaithful_statements():
     assert verify_fact(wrong_number, ev)[0] == Verification.failed
     wrong_subject = Fact(statement="The parser may reach 96.7% accuracy.", subject="Charniak parser", type="finding", evidence=["P:1"])
     assert verify_fact(wrong_subject, ev)[0] == Verification.unresolved
+
+
+def test_one_claim_per_fact_and_no_fragments():
+    from scholarstack.extract.offline import claims, extract_facts
+    from scholarstack.models import SourceMap
+    from scholarstack.models.source import Sentence
+
+    assert claims("The need for large resources is a disadvantage of our earlier approach.In the next section we "
+                  "show how the supertagger reduces it.") == [
+        "The need for large resources is a disadvantage of our earlier approach.",
+        "In the next section we show how the supertagger reduces it."]
+    assert claims("The tagger is fast on short sentences, whereas the parser is slow on long sentences.") == [
+        "The tagger is fast on short sentences.", "The parser is slow on long sentences."]
+    listing = "We describe three applications: phrase recognition; word sense disambiguation; and tagging."
+    assert claims(listing) == [listing]
+    sm = SourceMap(paper_key="P", title="A Tagger", sentences=[
+        Sentence(sid=0, text="A Tagger", section="title"),
+        Sentence(sid=1, text="sub corpus (0.10) to produce an overall Hit rate that improves accuracy.", section="4 Results"),
+        Sentence(sid=2, text="The tagger achieves high accuracy on news text, whereas the parser is slow on long sentences.",
+                 section="4 Results")])
+    facts = extract_facts(sm)
+    assert not [f for f in facts if f.evidence[0] == "P:1"]  # a fragment is no fact
+    statements = sorted(f.statement for f in facts if f.evidence[0] == "P:2")
+    assert statements == ["The parser is slow on long sentences.", "The tagger achieves high accuracy on news text."]
