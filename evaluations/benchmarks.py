@@ -150,7 +150,7 @@ def eval_retrieval(store: Store, data: Path | None = None, limit: int | None = N
 
 # -- claims ------------------------------------------------------------------------------------
 def eval_claims(store: Store, data: Path | None = None, limit: int | None = None, embedder: str | None = None,
-                client=None, progress: bool = False, budget: int = 3000) -> dict[str, Any]:
+                client=None, progress: bool = False) -> dict[str, Any]:
     from scholarstack.learned.claim_verifier import is_dev_claim
     from scholarstack.tasks.claims import verify_claim
     from scholarstack.views.views import KnowledgeBase
@@ -183,7 +183,7 @@ def eval_claims(store: Store, data: Path | None = None, limit: int | None = None
     for name, mode, method in systems:
         preds, golds, tokens, secs, rp, rr = [], [], 0, 0.0, [], []
         for claim, pid, label, rationale in items:
-            ans = verify_claim(kb, claim, pid, mode=mode, embedder=emb, client=client, budget=budget, method=method)
+            ans = verify_claim(kb, claim, pid, mode=mode, embedder=emb, client=client, method=method)
             preds.append(ans.answer)
             golds.append(label)
             tokens += ans.tokens_in + ans.tokens_out

@@ -17,7 +17,8 @@ from scholarstack.settings import CONFIG_DIR, REPO_ROOT, shared_data_dir
 from scholarstack.store import Store
 
 SWEEP_DIR = CONFIG_DIR / "sweeps"
-BUDGETED = {"qa", "claims"}
+ANSWERING = {"qa", "claims"}  # the benchmarks an LLM answers, so they differ by backend
+BUDGETED = {"qa"}  # claims read the whole L1 set: no budget
 DATA_FILES = {
     "retrieval": ["acl_scisummnet/citances_dev.jsonl", "acl_scisummnet/papers.jsonl.gz"],
     "claims": ["scifact/claims_train.jsonl", "scifact/corpus.jsonl.gz"],
@@ -53,7 +54,7 @@ def load_sweep(name: str) -> list[Config]:
         if cfg.get("embedder") and bench in ("retrieval", "claims", "qa", "localisation"):
             params.setdefault("embedder", cfg["embedder"])
         for backend in cfg.get("backends", ["offline"]):
-            if backend != "offline" and bench not in BUDGETED:
+            if backend != "offline" and bench not in ANSWERING:
                 continue  # only the LLM-answering benchmarks differ by backend
             budgets = cfg.get("budgets", [None]) if bench in BUDGETED else [None]
             for budget in budgets:
@@ -101,7 +102,7 @@ def run_config(cfg: Config, eval_store: Store, run_id: str, client=None, progres
     kwargs = dict(cfg.params) | {"progress": progress}
     if cfg.budget:
         kwargs["budget"] = cfg.budget
-    if cfg.benchmark in BUDGETED:
+    if cfg.benchmark in ANSWERING:
         kwargs["client"] = client
     result = BENCHMARKS[cfg.benchmark](eval_store, **kwargs)
     save_result(eval_store, cfg, result, run_id)

@@ -35,7 +35,11 @@ TYPE_CUES: list[tuple[FactType, re.Pattern]] = [
         r"\b(achiev\w*|outperform\w*|improv\w*|results? (?:show|indicate|suggest)\w*|accuracy|precision|recall|"
         r"f-?scores?|f-?measure|f1|bleu|error rates?|significant(?:ly)?|better than|worse than|higher than|"
         r"lower than|increas\w*|decreas\w*|reduc\w*|gains?|show(?:s|ed|n)? that|found that|find that|"
-        r"demonstrat\w*|observe[ds]?|effective|correlat\w*|associated with)\b", re.I)),
+        r"demonstrat\w*|observe[ds]?|effective|correlat\w*|associated with|"
+        # outcomes as the life sciences state them (SciFact's rationales): what regulates, requires, induces what
+        r"regulat\w*|requir\w*|induc\w*|inhibit\w*|activat\w*|promot\w*|suppress\w*|mediat\w*|implicat\w*|"
+        r"indicat\w*|reveal\w*|identif\w*|encod\w*|confer\w*|predict\w*|dispensable|essential for|necessary for|"
+        r"sufficient (?:for|to)|(?:no|little|an?) effect|risks?|ratios?|differ\w*|did not|was not|were not)\b", re.I)),
     (FactType.dataset_description, re.compile(
         r"\b(corpus|corpora|dataset|data set|treebank|we (?:collected|annotated|compiled|crawled)|"
         r"annotated (?:with|by|for)|training data|test data|test set|training set)\b", re.I)),
@@ -72,20 +76,22 @@ def clean_statement(text: str) -> str:
     return " ".join(CITATION_RE.sub("", text).split())
 
 
-def classify(text: str) -> FactType | None:
+def classify(text: str, in_abstract: bool = False) -> FactType | None:
+    """The fact type a sentence states, by cues; None when it states nothing reusable. An abstract
+    is the paper's own summary of its claims: there a sentence without a cue is a finding."""
     words = text.split()
     if not 6 <= len(words) <= 90:
         return None
     alpha = sum(c.isalpha() for c in text) / max(1, len(text))
     numeric = sum(1 for w in words if any(ch.isdigit() for ch in w)) / len(words)
-    if alpha < 0.6 or numeric > 0.25:  # formulas and flattened tables, not statements
+    if alpha < 0.55 or numeric > 0.35:  # formulas and flattened tables, not statements (results with statistics pass)
         return None
     for ftype, pattern in TYPE_CUES:
         if pattern.search(text):
             if ftype == FactType.finding and HEDGE_RE.search(text) and not NUMBER_RE.search(text):
                 return FactType.hypothesis
             return ftype
-    return None
+    return FactType.finding if in_abstract and (VERB_RE.search(text) or PAST.search(text)) else None
 
 
 DISCOURSE = re.compile(r"^(?:(?:in addition|additionally|furthermore|moreover|however|nevertheless|finally|thus|therefore|"
@@ -173,6 +179,8 @@ def tagged_subject(text: str, spans: list[tuple[str, str]]) -> str | None:
     return None
 
 
+PAST = re.compile(r"\b[a-z]{3,}ed\b")
+FRAGMENT = re.compile(r"^[a-z]+\b(?![\-\d])")  # starts mid-sentence: "tomatically ~xtracted", not "cDNA", "iHepSCs"
 GLUED = re.compile(r"(?<=[a-z0-9)]{2})\.(?=[A-Z][a-z])")  # "our approach.In the next section": a missed sentence break
 CLAUSE_BREAK = re.compile(r";\s+(?:however,?\s+|but\s+|whereas\s+)?|,\s+(?:but|whereas)\s+")
 
@@ -215,17 +223,18 @@ def extract_facts(sm: SourceMap, run_id: str | None = None) -> list[Fact]:
     for s in sm.sentences:
         if SKIP_SECTIONS.search(s.section or "") or s.kind != "prose" or s.sid in used:
             continue
-        ftype = classify(s.text)
+        in_abstract = "abstract" in (s.section or "").lower()
+        ftype = classify(s.text, in_abstract)
         if ftype is None:
             continue
         statement = clean_statement(s.text)
-        if statement[:1].islower():
+        if FRAGMENT.match(statement):
             continue  # a fragment (a sentence cut by the PDF reader), not a statement that stands alone
         whole = _subject(statement, spans_of.get(s.sid, []), previous_subject, system)
         parts = []
         subject = previous_subject
         for part in claims(statement):
-            ptype = ftype if part == statement else classify(part)
+            ptype = ftype if part == statement else classify(part, in_abstract)
             if ptype is None:
                 continue
             subject = _subject(part, spans_of.get(s.sid, []), subject, system)

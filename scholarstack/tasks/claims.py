@@ -19,7 +19,7 @@ from pydantic import BaseModel, Field
 from ..llm.client import LLMClient, LLMOutputError
 from ..views.views import KnowledgeBase
 from .common import Statement, TaskAnswer, check_text_input, cited_sources, count_tokens
-from .evidence import fulltext_context, paper_items, score_items, view_context
+from .evidence import facts_context, fulltext_context, paper_items, score_items
 
 NEG = re.compile(r"\b(not|no|never|cannot|fails?|failed|unable|lack|lacks|absence|neither|nor|without)\b", re.I)
 DIRECTIONS = [("increase", "decrease"), ("increased", "decreased"), ("increases", "decreases"), ("higher", "lower"),
@@ -93,15 +93,15 @@ def _minilm():
 
 
 def verify_claim(kb: KnowledgeBase, claim: str, paper_id: str, mode: str = "view", embedder=None,
-                 client: LLMClient | None = None, budget: int = 3000, method: str = "learned") -> TaskAnswer:
+                 client: LLMClient | None = None, method: str = "learned") -> TaskAnswer:
     """`method` (offline backend): `learned` (the trained verifier, when its weights are present)
     or `rules` (coverage and polarity rules)."""
     claim = check_text_input(claim, "claim", 5000)
     if method not in ("learned", "rules"):
         raise ValueError(f"unknown method {method!r} (learned or rules)")
     started = time.perf_counter()
-    if mode == "view":
-        _, context, ranked = view_context(kb, claim, [paper_id], embedder, k=5, budget=budget)
+    if mode == "view":  # the paper's whole L1 set, compactly
+        context, ranked = facts_context(kb, claim, paper_id, embedder)
     elif mode == "fulltext":
         context = fulltext_context(kb.store, [paper_id])
         ranked = score_items(claim, paper_items(kb, paper_id, ("sentence",)), embedder)

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..models.common import split_locator
 from ..store import Store
 from ..views.lexical import BM25, tokenize
 from ..views.views import KnowledgeBase, View, ViewItem, expand, render
@@ -68,6 +69,21 @@ def view_context(kb: KnowledgeBase, question: str, paper_ids: list[str], embedde
     view = View(query=question, items=[r.item for r in ranked[:k]], trace=[f"retrieve({question!r}, papers={paper_ids}, k={k})"])
     view = expand(kb, view, follow=("evidence",), neighbours=0, limit=k)
     return view, render(view, budget=budget), ranked
+
+
+def facts_context(kb: KnowledgeBase, question: str, paper_id: str, embedder=None) -> tuple[str, list[Scored]]:
+    """The paper's whole L1 set, rendered compactly (the ScholarStack paper's setting for claims):
+    one line per fact, its sentence numbers and its statement; a statement that restates a longer
+    one is left out. Ranked for the question, but nothing is cut."""
+    ranked = score_items(question, paper_items(kb, paper_id, ("fact",)), embedder)
+    kept: list[Scored] = []
+    for r in sorted(ranked, key=lambda r: -len(r.item.text)):
+        if not any(r.item.text.rstrip(".") in k.item.text for k in kept):
+            kept.append(r)
+    ranked = [r for r in ranked if r in kept]
+    lines = [f"{','.join(str(split_locator(loc)[1]) for loc in r.item.locators[:3])}: {r.item.text}"
+             for r in sorted(ranked, key=lambda r: split_locator(r.item.locators[0])[1])]
+    return (f"[{paper_id}]\n" + "\n".join(lines)) if lines else "", ranked
 
 
 def fulltext_context(store: Store, paper_ids: list[str]) -> str:

@@ -38,3 +38,14 @@ def test_committed_weights_are_small_and_carry_their_card():
     assert WEIGHTS.stat().st_size < 200_000
     card = model.card
     assert card["embedder"] == "minilm" and card["dev_pairs"] > 100 and card["dev_macro_f1"] >= 0.5
+
+
+def test_number_and_comparative_cues_flag_what_vectors_miss():
+    from scholarstack.learned.claim_verifier import N_CUES, cues
+
+    same = cues("TnT reaches 96.7% accuracy.", "TnT reaches 96.7% accuracy on the WSJ.", 0.9)
+    other = cues("TnT reaches 99.5% accuracy.", "TnT reaches 96.7% accuracy on the WSJ.", 0.9)
+    assert len(same) == N_CUES
+    assert same[9:12] == [1.0, 0.0, 0.0] and other[9:12] == [0.0, 1.0, 0.0]  # numbers: match, mismatch, missing
+    assert cues("The parser is faster than CKY.", "The parser is slower than CKY.", 0.9)[12] == 1.0
+    assert cues("The parser is faster than CKY.", "The parser is faster than CKY.", 0.9)[12] == 0.0

@@ -48,6 +48,18 @@ def test_claim_verification(kb):
     assert unrelated.answer == "NOT ENOUGH INFO" and unrelated.extra["quality"] == "Irrelevant"
 
 
+def test_claim_view_reads_the_papers_whole_l1_set_compactly(kb):
+    from scholarstack.tasks.evidence import facts_context, fulltext_context
+
+    context, ranked = facts_context(kb, "TnT uses second order Markov models.", "A00-1031")
+    facts = kb.store.objects("fact", paper_id="A00-1031")
+    assert len(ranked) >= 0.8 * len(facts)  # all of them, less statements restated by a longer one
+    lines = context.splitlines()
+    assert lines[0] == "[A00-1031]" and len(lines) == len(ranked) + 1
+    assert all(line.split(":", 1)[0].replace(",", "").isdigit() for line in lines[1:])  # sentence numbers, then the statement
+    assert len(context) < len(fulltext_context(kb.store, ["A00-1031"]))
+
+
 def test_claim_rules_on_hand_made_evidence():
     def ranked(text, claim):
         return score_items(claim, [ViewItem(id="P:1", kind="sentence", text=text, locators=["P:1"])])
