@@ -14,45 +14,20 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from scholarstack.ingest.catalog import ingest_records, raw_paper_ids
+from scholarstack.ingest.catalog import raw_paper_ids
 from scholarstack.ingest.corpora import read_acl, read_scifact
 from scholarstack.ingest.records import PaperRecord, Section
 from scholarstack.settings import shared_data_dir
 from scholarstack.store import Store
 
 from .metrics import accuracy, macro_f1, mrr_at_k, percentile, recall_at_k, set_f1, token_f1
-
-
-def spread(items: list, limit: int | None) -> list:
-    if not limit or limit >= len(items):
-        return items
-    step = len(items) / limit
-    return [items[int(i * step)] for i in range(limit)]
-
-
-def compile_records(store: Store, records: list[PaperRecord], progress: bool = False) -> None:
-    """Ingest and compile (offline, no vector index) whatever of `records` the store lacks."""
-    from orchestration.run import compile_store
-
-    have = set(raw_paper_ids(store))
-    todo = [r for r in records if r.paper_id not in have]
-    if todo:
-        ingest_records(store, todo)
-        summary = compile_store(str(store.home), backend="offline", papers=[r.paper_id for r in todo], progress=progress, index=False)
-        if not summary["ok"]:
-            raise RuntimeError("compiling the benchmark's papers failed:\n" + "\n".join(summary["lines"]))
+from .papers import Compiler, compile_records, embedder_for, spread
 
 
 def _timed(fn: Callable[[], Any]) -> tuple[Any, float]:
     t0 = time.perf_counter()
     out = fn()
     return out, time.perf_counter() - t0
-
-
-def _embedder(name: str, store: Store):
-    from scholarstack.index.embed import make_embedder
-
-    return make_embedder(name, store.home)
 
 
 # -- retrieval ---------------------------------------------------------------------------------
@@ -86,7 +61,8 @@ class CrossFitAdapter:
 
 
 def eval_retrieval(store: Store, data: Path | None = None, limit: int | None = None, corpus_limit: int | None = None,
-                   embedder: str = "minilm", progress: bool = False, layer_ablation: bool = False) -> dict[str, Any]:
+                   embedder: str = "minilm", progress: bool = False, layer_ablation: bool = False,
+                   compiler: Compiler | None = None) -> dict[str, Any]:
     """Systems: bm25 / dense / hybrid on titles and abstracts; bm25 and hybrid on full text;
     `scholarstack_content` (full text + L1/L2/L3, the papers' own content only); `scholarstack`
     (that plus citation evidence: other papers' citing sentences and the query adapter). A query's
@@ -102,12 +78,12 @@ def eval_retrieval(store: Store, data: Path | None = None, limit: int | None = N
     papers = [p for p in papers if p.abstract or p.sections]
     if corpus_limit:
         papers = spread(papers, corpus_limit)
-    compile_records(store, papers, progress)
+    compile_records(store, papers, compiler, progress)
     corpus = corpus_from_store(store)
     in_corpus = set(corpus.ids)
     queries = [json.loads(line) for line in data.read_text().splitlines() if line.strip()]
     queries = spread([q for q in queries if q["cited_paper_id"] in in_corpus], limit)
-    emb = _embedder(embedder, store)
+    emb = embedder_for(embedder, store)
     corpus.dense_matrix(emb)  # embed the corpus once, outside the timed loop, for every system alike
     load_contexts(store, data)
     contexts = contexts_from_store(store)
@@ -150,7 +126,7 @@ def eval_retrieval(store: Store, data: Path | None = None, limit: int | None = N
 
 # -- claims ------------------------------------------------------------------------------------
 def eval_claims(store: Store, data: Path | None = None, limit: int | None = None, embedder: str | None = None,
-                client=None, progress: bool = False) -> dict[str, Any]:
+                client=None, progress: bool = False, compiler: Compiler | None = None) -> dict[str, Any]:
     from scholarstack.learned.claim_verifier import is_dev_claim
     from scholarstack.tasks.claims import verify_claim
     from scholarstack.views.views import KnowledgeBase
@@ -171,11 +147,11 @@ def eval_claims(store: Store, data: Path | None = None, limit: int | None = None
             items.append((c["claim"], f"scifact-{doc}", label, rationale))
     wanted = {pid for _, pid, _, _ in items}
     records = [r for r in read_scifact(root / "corpus.jsonl.gz") if r.paper_id in wanted]
-    compile_records(store, records, progress)
+    compile_records(store, records, compiler, progress)
     have = set(raw_paper_ids(store))
     items = [it for it in items if it[1] in have]
     kb = KnowledgeBase(store)
-    emb = _embedder(embedder, store) if embedder else None
+    emb = embedder_for(embedder, store) if embedder else None
     results = {}
     systems = [("fulltext", "fulltext", "learned"), ("view", "view", "learned")]
     if client is None:  # before/after in one run: the rules the learned verifier replaces
@@ -230,7 +206,7 @@ def qasper_records(path: Path) -> tuple[list[PaperRecord], list[tuple[str, str, 
 
 
 def eval_qa(store: Store, data: Path | None = None, limit: int | None = None, embedder: str | None = None,
-            client=None, progress: bool = False, budget: int = 4000) -> dict[str, Any]:
+            client=None, progress: bool = False, budget: int = 4000, compiler: Compiler | None = None) -> dict[str, Any]:
     from scholarstack.tasks.evidence import paper_items, score_items
     from scholarstack.tasks.qa import answer_question, extractive_answer
     from scholarstack.tasks.common import count_tokens
@@ -240,9 +216,9 @@ def eval_qa(store: Store, data: Path | None = None, limit: int | None = None, em
     records, questions = qasper_records(data)
     questions = spread(questions, limit)
     wanted = {pid for pid, _, _ in questions}
-    compile_records(store, [r for r in records if r.paper_id in wanted], progress)
+    compile_records(store, [r for r in records if r.paper_id in wanted], compiler, progress)
     kb = KnowledgeBase(store)
-    emb = _embedder(embedder, store) if embedder else None
+    emb = embedder_for(embedder, store) if embedder else None
     results = {}
     # Offline, `view_sentences` answers by quoting the best evidence (the answering rule before typed answers).
     systems = [("fulltext", "fulltext", True), ("rag", "rag", True), ("view", "view", True)]
@@ -294,7 +270,7 @@ def eval_scirex(store: Store, limit: int | None = None, **_: Any) -> dict[str, A
 def eval_localisation(store: Store, **kw: Any) -> dict[str, Any]:
     from .localisation import eval_localisation as run
 
-    return run(store, **{k: v for k, v in kw.items() if k in ("limit", "progress", "embedder")})
+    return run(store, **{k: v for k, v in kw.items() if k in ("limit", "progress", "embedder", "compiler")})
 
 
 def eval_store_fidelity(store: Store, **_: Any) -> dict[str, Any]:

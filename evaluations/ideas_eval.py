@@ -21,7 +21,7 @@ from scholarstack.ideas.runtime import run_episode
 from scholarstack.ideas.train import train_critic
 from scholarstack.settings import shared_data_dir
 
-from .benchmarks import spread
+from .papers import spread
 
 
 def keywords(path: Path | None = None) -> list[str]:

@@ -18,22 +18,23 @@ from scholarstack.store import Store
 
 
 def eval_localisation(store: Store, root: Path | None = None, limit: int | None = None, ks: tuple[int, ...] = (1, 2, 3, 4, 5),
-                      progress: bool = False, embedder: str | None = None) -> dict[str, Any]:
-    """Every system at every k in `ks`; each reports its best k (and F1 at each k)."""
+                      progress: bool = False, embedder: str | None = None, compiler=None) -> dict[str, Any]:
+    """Every system at every k in `ks`; each reports its best k (and F1 at each k). `compiler`: see
+    evaluations.benchmarks.Compiler."""
     from scholarstack.learned.localiser import PaperCandidates, candidates_from_store, cross_fitted, topic_fold
     from scholarstack.settings import shared_data_dir
     from scholarstack.tasks.evidence import paper_items, score_items
     from scholarstack.views.views import KnowledgeBase
 
-    from .benchmarks import _embedder, compile_records, spread
+    from .papers import compile_records, embedder_for, spread
 
     root = Path(root) if root else shared_data_dir() / "clscisumm2018"
-    emb = _embedder(embedder, store) if embedder else None
+    emb = embedder_for(embedder, store) if embedder else None
     topics = [t for t in sorted(root.iterdir()) if t.is_dir()]
     records = {t.name: reference_record(t) for t in topics}
     items = [(f"cls-{t.name}", text, gold) for t in topics if records[t.name] for text, gold in annotations(t)]
     items = spread(items, limit)
-    compile_records(store, [records[pid[4:]] for pid in sorted({p for p, _, _ in items})], progress)
+    compile_records(store, [records[pid[4:]] for pid in sorted({p for p, _, _ in items})], compiler, progress)
     kb = KnowledgeBase(store)
     cache: dict[tuple[str, tuple[str, ...]], list] = {}
 

@@ -16,7 +16,7 @@ from scholarstack.search.metrics import precision_recall_at_k
 from scholarstack.search.pipeline import deep_search
 from scholarstack.search.rerank import make_reranker, rerank
 
-from .benchmarks import spread
+from .papers import spread
 
 KS = (10, 20, 50, 100)
 

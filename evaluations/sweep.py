@@ -96,10 +96,11 @@ def data_version(benchmark: str) -> str:
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()[:12] if parts else "none"
 
 
-def run_config(cfg: Config, eval_store: Store, run_id: str, client=None, progress: bool = False) -> dict[str, Any]:
+def run_config(cfg: Config, eval_store: Store, run_id: str, client=None, progress: bool = False, compiler=None) -> dict[str, Any]:
+    """`compiler`: the orchestration's in-process compile (evaluations.benchmarks.Compiler)."""
     from .benchmarks import BENCHMARKS
 
-    kwargs = dict(cfg.params) | {"progress": progress}
+    kwargs = dict(cfg.params) | {"progress": progress, "compiler": compiler}
     if cfg.budget:
         kwargs["budget"] = cfg.budget
     if cfg.benchmark in ANSWERING:

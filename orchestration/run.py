@@ -79,14 +79,21 @@ def _checks(result) -> list[str]:
     return lines
 
 
+def resources_for(store_home: str | None = None, backend: str | None = None, **kw: Any) -> dict[str, Any]:
+    """The local resources (orchestration.resources_env) and the compiler the benchmark assets
+    compile their papers with: this module's compile_store."""
+    from orchestration.resources_env import local_resources
+
+    return local_resources(store_home, backend, **kw) | {"compiler": compile_store}
+
+
 def compile_store(store_home: str | None, backend: str = "offline", papers: list[str] | None = None,
                   progress: bool = True, llm: dict | None = None, organise: bool = True, index: bool = True,
                   embedder: str | None = None) -> dict[str, Any]:
     from dagster import materialize
 
     from assets.partitions import paper_partitions
-    from orchestration.definitions import ASSETS, CHECKS
-    from orchestration.resources_env import local_resources
+    from orchestration.graph import ASSETS, CHECKS
     from scholarstack.ingest.catalog import raw_paper_ids
     from scholarstack.store import Store
 
@@ -103,7 +110,7 @@ def compile_store(store_home: str | None, backend: str = "offline", papers: list
     missing = [p for p in known if p not in existing]
     if missing:
         instance.add_dynamic_partitions(paper_partitions.name, missing)
-    resources = local_resources(str(store.home), backend, progress=progress, embedder=embedder, **(llm or {}))
+    resources = resources_for(str(store.home), backend, progress=progress, embedder=embedder, **(llm or {}))
     lines: list[str] = []
     summary: dict[str, Any] = {"store": str(store.home), "backend": backend, "ok": True}
     started = time.perf_counter()
@@ -163,14 +170,13 @@ def run_sweep(store_home: str | None, sweep: str, backend: str = "offline", prog
     from dagster import materialize
 
     from evaluations.sweep import load_sweep
-    from orchestration.definitions import ASSETS
-    from orchestration.resources_env import local_resources
+    from orchestration.graph import ASSETS
     from scholarstack.store import Store
 
     store = Store(store_home)
     configs = load_sweep(sweep)
     instance = instance_for(store.home)
-    resources = local_resources(str(store.home), backend)
+    resources = resources_for(str(store.home), backend)
     lines, ok = [], True
     started = time.perf_counter()
     for cfg in configs:

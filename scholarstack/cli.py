@@ -352,9 +352,10 @@ def cmd_mcp(args: argparse.Namespace) -> int:
 
 def cmd_eval(args: argparse.Namespace) -> int:
     from evaluations.benchmarks import BENCHMARKS
+    from orchestration.run import compile_store
 
     store = _store(args)
-    kwargs = {"data": args.data, "limit": args.limit, "progress": not args.json}
+    kwargs = {"data": args.data, "limit": args.limit, "progress": not args.json, "compiler": compile_store}
     if args.embedder:
         kwargs["embedder"] = args.embedder
     if args.benchmark in ("claims", "qa"):

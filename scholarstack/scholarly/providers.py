@@ -33,6 +33,11 @@ class PaperMeta(BaseModel):
                            external_ids=self.ids)
 
 
+def norm_title(title: str) -> str:
+    """A title for identity matching: lower case, punctuation and spacing folded."""
+    return re.sub(r"[^a-z0-9]+", " ", title.lower()).strip()
+
+
 def normalize_query(provider: str, keywords: list[str]) -> str:
     """Keywords → the provider's query syntax (phrases quoted; arXiv fields and boolean AND)."""
     terms = [" ".join(k.split()) for k in keywords if k and k.strip()]

@@ -8,8 +8,7 @@ import re
 from difflib import SequenceMatcher
 
 from ..scholarly.http import ProviderError
-from ..scholarly.providers import PaperMeta
-from .pipeline import norm_title
+from ..scholarly.providers import PaperMeta, norm_title
 
 QUOTED = re.compile(r"[“\"‘']([^”\"’']{12,300})[”\"’']")
 YEAR = re.compile(r"\b(19|20)\d{2}[a-z]?\b")

@@ -5,17 +5,12 @@
 from __future__ import annotations
 
 import asyncio
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..scholarly.http import ProviderError
-from ..scholarly.providers import PaperMeta, normalize_query
+from ..scholarly.providers import PaperMeta, norm_title, normalize_query
 from .keywords import draft_queries
-
-
-def norm_title(title: str) -> str:
-    return re.sub(r"[^a-z0-9]+", " ", title.lower()).strip()
 
 
 class IdentityIndex:

@@ -9,8 +9,7 @@ import pytest
 from dagster import AssetKey, Definitions, evaluate_automation_conditions, materialize
 
 from orchestration.definitions import ASSETS, CHECKS
-from orchestration.resources_env import local_resources
-from orchestration.run import QUIET, compile_store, instance_for
+from orchestration.run import QUIET, compile_store, instance_for, resources_for
 from scholarstack.ingest.catalog import ingest_paths
 from scholarstack.settings import SAMPLE_DIR
 from tests.conftest import need_shared
@@ -58,7 +57,7 @@ def test_revised_paper_recompiles_only_its_partition(store, tmp_path):
     runs_before = dict(store.query("SELECT id, run_id FROM objects WHERE kind = 'fact'"))
 
     instance = instance_for(store.home)
-    resources = local_resources(str(store.home))
+    resources = resources_for(str(store.home))
     defs = Definitions(assets=ASSETS, resources=resources)
     baseline = evaluate_automation_conditions(defs=defs, instance=instance)  # the daemon's previous tick
 
@@ -114,7 +113,7 @@ def test_task_answers_asset(compiled_sample):
     from dagster import DagsterInstance
 
     res = materialize([*ASSETS, *CHECKS], selection=["task_answers"], instance=DagsterInstance.ephemeral(),
-                      resources=local_resources(str(compiled_sample), embedder="tfidf"), run_config=QUIET)
+                      resources=resources_for(str(compiled_sample), embedder="tfidf"), run_config=QUIET)
     assert res.success
     meta = {k: getattr(v, "value", v) for ev in res.get_asset_materialization_events() for k, v in ev.materialization.metadata.items()}
     assert meta["answers"] == 12 and meta["view_tokens"] < meta["fulltext_tokens"]
@@ -125,7 +124,7 @@ def test_literature_search_asset(tmp_path):
     from dagster import DagsterInstance
 
     res = materialize(ASSETS, selection=["literature_search"], partition_key="P10-1142", instance=DagsterInstance.ephemeral(),
-                      resources=local_resources(str(tmp_path / "store"), embedder="tfidf"), run_config=QUIET)
+                      resources=resources_for(str(tmp_path / "store"), embedder="tfidf"), run_config=QUIET)
     assert res.success
     meta = {k: getattr(v, "value", v) for ev in res.get_asset_materialization_events() for k, v in ev.materialization.metadata.items()}
     assert meta["references"] == 11 and meta["candidates"] > 50 and 0 <= meta["recall@50"] <= 1

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from evaluations import pdf_fidelity, scirex_eval
-from evaluations.benchmarks import eval_claims, eval_qa, eval_retrieval, spread
+from evaluations.benchmarks import eval_claims, eval_qa, eval_retrieval
+from evaluations.papers import spread
+from orchestration.run import compile_store
 from tests.conftest import need_shared
 
 
@@ -13,7 +15,7 @@ def test_spread_takes_items_across_the_file():
 
 def test_retrieval_benchmark_small(store):
     need_shared("acl_scisummnet", "citances_dev.jsonl")
-    res = eval_retrieval(store, limit=20, corpus_limit=40, embedder="tfidf", layer_ablation=True)
+    res = eval_retrieval(store, limit=20, corpus_limit=40, embedder="tfidf", layer_ablation=True, compiler=compile_store)
     assert res["n"] == 20 and res["corpus"] <= 40
     assert set(res["systems"]) == {"bm25", "dense", "hybrid", "bm25_fulltext", "hybrid_fulltext", "scholarstack_content",
                                    "scholarstack", "scholarstack_content_L1", "scholarstack_content_L1+L2"}
@@ -24,7 +26,7 @@ def test_retrieval_benchmark_small(store):
 
 def test_claims_benchmark_small(store):
     need_shared("scifact", "claims_train.jsonl")
-    res = eval_claims(store, limit=12)
+    res = eval_claims(store, limit=12, compiler=compile_store)
     assert res["n"] >= 12 and set(res["systems"]) == {"fulltext", "view", "fulltext_rules", "view_rules"}
     assert res["split"] == "dev"  # only claims the learned verifier never trained on
     for row in res["systems"].values():
@@ -33,7 +35,7 @@ def test_claims_benchmark_small(store):
 
 def test_qa_benchmark_small(store):
     need_shared("qasper_leval", "scientific_qa.jsonl")
-    res = eval_qa(store, limit=8)
+    res = eval_qa(store, limit=8, compiler=compile_store)
     assert res["n"] == 8 and set(res["systems"]) == {"fulltext", "rag", "view", "view_sentences"}
     assert res["systems"]["view"]["input_tokens_per_question"] < res["systems"]["fulltext"]["input_tokens_per_question"]
 

@@ -6,7 +6,6 @@ import json
 import subprocess
 import sys
 
-import pytest
 
 from orchestration.run import compile_store
 from scholarstack.ingest.catalog import ingest_paths, raw_paper_ids, raw_record
