@@ -5,8 +5,10 @@ from dagster import AssetExecutionContext, MaterializeResult, MetadataValue, ass
 
 from scholarstack.index.embed import make_embedder
 from scholarstack.learned import claim_verifier as cv
-from scholarstack.learned import doc_entities, localiser, mention_tagger, query_adapter
+from scholarstack.learned import doc_entities, localiser, mention_tagger, paper_ranker, query_adapter
 from scholarstack.settings import shared_data_dir
+
+from resources import StoreResource
 
 from .common import clean_metadata
 
@@ -56,3 +58,32 @@ def evidence_localiser(context: AssetExecutionContext) -> MaterializeResult:
     card = localiser.train_from_shared(shared_data_dir(), make_embedder("minilm"), seed=0)
     context.log.info(f"localiser: leave-topics-out F1 by k {card['leave_topics_out_f1_by_k']}")
     return _result(card)
+
+
+@asset(group_name="models", kinds={"sklearn", "duckdb"}, deps=[retrieval_query_adapter],
+       description="Paper ranker for literature retrieval: a logistic model over the retriever's rankings (full text, "
+                   "dense, L1/L2/L3, citing sentences, query adapter, citation prior), trained on ACL ScisummNet citing "
+                   "sentences against the store's compiled ACL corpus, with the adapter cross-fitted by citing paper.")
+def retrieval_ranker(context: AssetExecutionContext, store: StoreResource) -> MaterializeResult:
+    import json
+
+    from dagster import Failure
+
+    from evaluations.benchmarks import CrossFitAdapter
+    from scholarstack.ingest.citations import contexts_from_store, load_contexts
+    from scholarstack.tasks.retrieval import CitationIndex, StoreRetriever, corpus_from_store
+
+    st = store.get()
+    data = shared_data_dir() / "acl_scisummnet" / "citances_dev.jsonl"
+    corpus = corpus_from_store(st)
+    requests = [r for r in map(json.loads, data.read_text().splitlines()) if r["cited_paper_id"] in set(corpus.ids)]
+    if len(requests) < 1000:
+        raise Failure(description=f"store {st.home} holds {len(corpus.ids)} papers, too few of the ACL ScisummNet corpus the "
+                                  "ranker trains on; compile it first (`scholarstack eval retrieval --store DIR` does)")
+    emb = make_embedder("minilm", st.home)
+    load_contexts(st, data)
+    contexts = contexts_from_store(st)
+    retriever = StoreRetriever(st, corpus, emb, citations=CitationIndex(contexts, set(corpus.ids), emb),
+                               adapter=CrossFitAdapter(contexts, corpus, emb))
+    return _result(paper_ranker.train_from_retriever(retriever, requests, seed=0, log=context.log.info) |
+                   {"data": "acl_scisummnet/citances_dev.jsonl against the store's ACL corpus"})

@@ -60,17 +60,26 @@ class CrossFitAdapter:
         return self.adapters[self.fold(citing)].apply(q)
 
 
+def cross_fitted_rankers(samples: list[tuple[dict, str, str]]) -> dict:
+    """{fold: learned.paper_ranker trained on the other folds' requests}; samples: (rankings, cited, citing)."""
+    from scholarstack.learned.paper_ranker import train
+
+    return {f: train([(rk, cited) for rk, cited, citing in samples if CrossFitAdapter.fold(citing) != f])[0]
+            for f in range(CrossFitAdapter.FOLDS)}
+
+
 def eval_retrieval(store: Store, data: Path | None = None, limit: int | None = None, corpus_limit: int | None = None,
                    embedder: str = "minilm", progress: bool = False, layer_ablation: bool = False,
                    compiler: Compiler | None = None) -> dict[str, Any]:
     """Systems: bm25 / dense / hybrid on titles and abstracts; bm25 and hybrid on full text;
     `scholarstack_content` (full text + L1/L2/L3, the papers' own content only); `scholarstack`
-    (that plus citation evidence: other papers' citing sentences and the query adapter). A query's
-    own citing paper is left out of the citation evidence, and the adapter is cross-fitted by
-    citing paper, so no query sees itself."""
+    (that plus citation evidence: other papers' citing sentences, the query adapter, the citation
+    prior), both fused by the learned ranker, and `_rrf` (the same rankings fused by fixed-weight
+    RRF). A query's own citing paper is left out of the citation evidence, and the adapter and the
+    ranker are cross-fitted by citing paper, so no query sees itself."""
     from scholarstack.ingest.citations import contexts_from_store, load_contexts
     from scholarstack.tasks.retrieval import (CitationIndex, StoreRetriever, bm25_rank, corpus_from_store, dense_rank,
-                                              fulltext_bm25_rank, fulltext_hybrid_rank, hybrid_rank)
+                                              fulltext_bm25_rank, fulltext_hybrid_rank, fuse, hybrid_rank)
 
     root = shared_data_dir() / "acl_scisummnet"
     data = Path(data) if data else root / "citances_dev.jsonl"
@@ -87,27 +96,42 @@ def eval_retrieval(store: Store, data: Path | None = None, limit: int | None = N
     corpus.dense_matrix(emb)  # embed the corpus once, outside the timed loop, for every system alike
     load_contexts(store, data)
     contexts = contexts_from_store(store)
-    citations = CitationIndex(contexts, in_corpus)
+    citations = CitationIndex(contexts, in_corpus, emb)
     content = StoreRetriever(store, corpus, emb)
     full = StoreRetriever(store, corpus, emb, citations=citations, adapter=CrossFitAdapter(contexts, corpus, emb))
+    # The store-based systems' rankings, once per request (timed); fused by RRF (the `_rrf` systems)
+    # and by the learned ranker, cross-fitted by citing paper like the adapter.
+    ranked_content = [_timed(lambda q=q: content.rankings(q["query"])) for q in queries]
+    ranked_full = [_timed(lambda q=q: full.rankings(q["query"], citing_paper=q["citing_paper_id"])) for q in queries]
+    rankers = cross_fitted_rankers([(rk, q["cited_paper_id"], q["citing_paper_id"]) for (rk, _), q in zip(ranked_full, queries)])
+    row = {id(q): i for i, q in enumerate(queries)}
+
+    def fused(pre, learned: bool):
+        def rank(q):
+            rk, secs = pre[row[id(q)]]
+            ranked, more = _timed(lambda: rankers[CrossFitAdapter.fold(q["citing_paper_id"])].rank(rk) if learned
+                                  else fuse(rk, StoreRetriever.WEIGHTS))
+            return ranked, secs + more
+        return rank
+
     systems: dict[str, Callable[[dict], list[str]]] = {
         "bm25": lambda q: bm25_rank(corpus, q["query"], 100),
         "dense": lambda q: dense_rank(corpus, q["query"], emb, 100),
         "hybrid": lambda q: hybrid_rank(corpus, q["query"], emb, 100),
         "bm25_fulltext": lambda q: fulltext_bm25_rank(corpus, q["query"], 100),
         "hybrid_fulltext": lambda q: fulltext_hybrid_rank(corpus, q["query"], emb, 100),
-        "scholarstack_content": lambda q: content.rank(q["query"]),
-        "scholarstack": lambda q: full.rank(q["query"], citing_paper=q["citing_paper_id"]),
     }
+    timed_systems = {"scholarstack_content_rrf": fused(ranked_content, False), "scholarstack_content": fused(ranked_content, True),
+                     "scholarstack_rrf": fused(ranked_full, False), "scholarstack": fused(ranked_full, True)}
     if layer_ablation:
         for layers in ("L1", "L1+L2"):
             systems[f"scholarstack_content_{layers}"] = (lambda r: lambda q: r.rank(q["query"]))(StoreRetriever(store, corpus, emb, layers))
     results: dict[str, dict[str, Any]] = {}
-    for name, rank in systems.items():
+    for name, rank in {**systems, **timed_systems}.items():
         r1 = r5 = r10 = r100 = mrr = 0.0
         times = []
         for q in queries:
-            ranked, secs = _timed(lambda: rank(q))
+            ranked, secs = rank(q) if name in timed_systems else _timed(lambda: rank(q))
             times.append(secs)
             gold = q["cited_paper_id"]
             r1 += recall_at_k(ranked, gold, 1)

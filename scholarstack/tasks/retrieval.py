@@ -4,9 +4,10 @@ Baselines on titles and abstracts: BM25, dense (the configured embedder), hybrid
 RRF, constant 60); and full-text BM25 / hybrid. The ScholarStack retriever plans from the store:
 it expands the request with the aliases of entities it names (L2), ranks papers by the compiled
 facts that match (L1), by the entities and relations they share with the request (L2) and by
-syntheses whose scope matches (L3), and fuses those with the full-text hybrid ranking. With
-citation evidence it adds two rankings: the papers whose citing sentences (other papers' words
-for them) match the request, and dense retrieval through the query adapter learned from them.
+syntheses whose scope matches (L3), alongside full-text BM25 and dense rankings. With citation
+evidence it adds the papers whose citing sentences (other papers' words for them) match the
+request, lexically and by meaning, dense retrieval through the query adapter learned from them,
+and a citation-count prior. The learned ranker (learned.paper_ranker) fuses them all.
 """
 
 from __future__ import annotations
@@ -71,9 +72,31 @@ def fulltext_hybrid_rank(corpus: PaperCorpus, query: str, embedder, k: int = 100
 class CitationIndex:
     """Citing sentences of corpus papers (ingest.citations), searchable: a paper scores by its best-matching one."""
 
-    def __init__(self, contexts: list[tuple[str, str, str]], in_corpus: set[str]):
+    def __init__(self, contexts: list[tuple[str, str, str]], in_corpus: set[str], embedder=None):
+        """With `embedder`, the citing sentences are also searched by meaning (`dense_rank`)."""
         self.rows = [c for c in contexts if c[0] in in_corpus]
         self.bm25 = BM25([t for _, _, t in self.rows]) if self.rows else None
+        self.vectors = embedder.encode([t for _, _, t in self.rows]) if embedder is not None and self.rows else None
+        self.citers: dict[str, set[str]] = defaultdict(set)
+        for cited, citing, _ in self.rows:
+            self.citers[cited].add(citing)
+
+    def most_cited(self, candidates: list[str], exclude_citing: str | None = None) -> list[str]:
+        """`candidates` by how many papers cite them (a prior: much-cited papers are cited again)."""
+        n = {p: len(self.citers.get(p, set()) - {exclude_citing}) for p in dict.fromkeys(candidates)}
+        return [p for p, c in sorted(n.items(), key=lambda kv: (-kv[1], kv[0])) if c > 0]
+
+    def dense_rank(self, query_vector: np.ndarray, k: int = 100, exclude_citing: str | None = None) -> list[str]:
+        """Papers by their citing sentence closest in meaning to the request."""
+        if self.vectors is None:
+            return []
+        scores = self.vectors @ query_vector
+        best: list[str] = []
+        for i in np.argsort(-scores)[:400]:
+            cited, citing, _ = self.rows[i]
+            if citing != exclude_citing and cited not in best:
+                best.append(cited)
+        return best[:k]
 
     def rank(self, query: str, k: int = 100, exclude_citing: str | None = None) -> list[str]:
         """`exclude_citing`: leave out the request's own paper's citing sentences (the benchmark's rule)."""
@@ -101,10 +124,12 @@ class StoreRetriever:
     """The view-guided retriever; `layers` ∈ {"L1", "L1+L2", "L1+L2+L3"} for the ablation."""
 
     def __init__(self, store: Store, corpus: PaperCorpus, embedder, layers: str = "L1+L2+L3",
-                 citations: CitationIndex | None = None, adapter=None):
-        """`citations` and `adapter` (learned.query_adapter: `apply(vector, citing)`) bring citation evidence in."""
+                 citations: CitationIndex | None = None, adapter=None, ranker=None):
+        """`citations` and `adapter` (learned.query_adapter: `apply(vector, citing)`) bring citation
+        evidence in; `ranker` (learned.paper_ranker) fuses the rankings, else reciprocal-rank fusion."""
         self.store, self.corpus, self.embedder, self.layers = store, corpus, embedder, layers
         self.citations, self.adapter = citations, adapter
+        self.ranker = ranker
         facts = store.objects("fact")
         self.fact_papers = [r["paper_id"] for r in facts]
         self.fact_bm25 = BM25([r["data"]["statement"] for r in facts]) if facts else None
@@ -135,54 +160,89 @@ class StoreRetriever:
         extra = sorted({a for k in named for a in self.alias_of[k]} - {query})
         return (query + " " + " ".join(extra[:12])).strip(), named
 
-    def rank(self, query: str, k: int = 100, citing_paper: str | None = None) -> list[str]:
-        """`citing_paper`: the paper the request comes from; its own citing sentences are not used."""
+    # Reciprocal-rank fusion weights (constant 60), used without a learned ranker.
+    WEIGHTS = {"fulltext_bm25": 1.5, "dense": 1.0, "citations": 1.0, "citations_dense": 1.0, "adapter": 1.0, "facts": 1.0,
+               "expanded": 0.5, "entities": 0.25, "syntheses": 0.1, "cited_by": 0.0}
+
+    def rankings(self, query: str, k: int = 100, citing_paper: str | None = None) -> dict[str, list[str]]:
+        """Every ranking the retriever fuses, by name. `citing_paper`: the paper the request comes
+        from; its own citing sentences are not used."""
         # The request as written leads; L2's alias expansion and shared entities are extra, weaker
         # rankings, so a noisy alias can add candidates but not push the literal matches down.
         expanded, named = self.plan(query) if "L2" in self.layers else (query, [])
-        rankings = [fulltext_bm25_rank(self.corpus, query, k), dense_rank(self.corpus, query, self.embedder, k)]
-        weights = [1.5, 1.0]
+        out = {"fulltext_bm25": fulltext_bm25_rank(self.corpus, query, k), "dense": dense_rank(self.corpus, query, self.embedder, k)}
         if self.citations is not None:
-            rankings.append(self.citations.rank(query, k, exclude_citing=citing_paper))
-            weights.append(1.0)
+            out["citations"] = self.citations.rank(query, k, exclude_citing=citing_paper)
+            if self.citations.vectors is not None:
+                out["citations_dense"] = self.citations.dense_rank(self.embedder.encode([query])[0], k, exclude_citing=citing_paper)
+            out["cited_by"] = self.citations.most_cited(out["fulltext_bm25"] + out["dense"], exclude_citing=citing_paper)
         if self.adapter is not None:
             q = self.adapter.apply(self.embedder.encode([query])[0], citing_paper)
             s = self.corpus.dense_matrix(self.embedder) @ q
-            rankings.append([self.corpus.ids[i] for i in np.argsort(-s)[:k]])
-            weights.append(1.0)
+            out["adapter"] = [self.corpus.ids[i] for i in np.argsort(-s)[:k]]
         if self.fact_bm25 is not None:
             per_paper: dict[str, float] = defaultdict(float)
             for rank, (i, _) in enumerate(self.fact_bm25.top(query, 300), 1):
                 per_paper[self.fact_papers[i]] += 1.0 / (60 + rank)
-            rankings.append([p for p, _ in sorted(per_paper.items(), key=lambda kv: -kv[1])][:k])
-            weights.append(1.0)
+            out["facts"] = [p for p, _ in sorted(per_paper.items(), key=lambda kv: -kv[1])][:k]
         if "L2" in self.layers and named:
-            rankings.append(hybrid_rank(self.corpus, expanded, self.embedder, k))
-            weights.append(0.5)
+            out["expanded"] = hybrid_rank(self.corpus, expanded, self.embedder, k)
             counts: dict[str, int] = defaultdict(int)
             for key in named:
                 for p in self.entity_papers.get(key, ()):
                     counts[p] += 1
-            rankings.append([p for p, _ in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))][:k])
-            weights.append(0.25)
+            out["entities"] = [p for p, _ in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))][:k]
         if "L3" in self.layers and self.syn_bm25 is not None:
             hits = self.syn_bm25.top(query, 2)
             studies = [p for i, _ in hits for p in self.syntheses[i][1]]
             if studies:
-                rankings.append(list(dict.fromkeys(studies))[:k])
-                weights.append(0.1)
-        return [d for d, _ in rrf(rankings, k=60, weights=weights)][:k]
+                out["syntheses"] = list(dict.fromkeys(studies))[:k]
+        return out
+
+    def rank(self, query: str, k: int = 100, citing_paper: str | None = None) -> list[str]:
+        rankings = self.rankings(query, k, citing_paper)
+        return self.ranker.rank(rankings, k) if self.ranker is not None else fuse(rankings, self.WEIGHTS, k)
+
+
+def fuse(rankings: dict[str, list[str]], weights: dict[str, float], k: int = 100) -> list[str]:
+    names = [n for n in rankings if weights.get(n, 0.0) > 0]
+    return [d for d, _ in rrf([rankings[n] for n in names], k=60, weights=[weights[n] for n in names])][:k]
 
 
 def find_papers(store: Store, query: str, embedder, k: int = 10) -> list[dict[str, str]]:
     """The store's papers ranked for a request, with everything the store knows: full text, layers,
-    stored citation contexts and (for the corpus it was trained on) the query adapter."""
+    stored citation contexts, (for the corpus it was trained on) the query adapter, fused by the
+    learned ranker."""
     from ..ingest.citations import contexts_from_store
+    from ..learned import paper_ranker
     from ..learned.query_adapter import for_corpus
 
     corpus = corpus_from_store(store)
     contexts = contexts_from_store(store)
-    retriever = StoreRetriever(store, corpus, embedder, citations=CitationIndex(contexts, set(corpus.ids)) if contexts else None,
-                               adapter=for_corpus(corpus.ids))
+    citations = CitationIndex(contexts, set(corpus.ids), _CachedVectors(embedder, store.home / "vectors")) if contexts else None
+    retriever = StoreRetriever(store, corpus, embedder, citations=citations, adapter=for_corpus(corpus.ids), ranker=paper_ranker.load())
     titles = dict(store.query("SELECT paper_id, text FROM sentences WHERE is_current AND sid = 0"))
     return [{"paper_id": p, "title": titles.get(p, "")} for p in retriever.rank(query, k)]
+
+
+class _CachedVectors:
+    """An embedder whose vectors for one list of texts are kept on disk (keyed by the texts and the
+    embedder), so `find-papers` embeds a store's citing sentences once, not on every call."""
+
+    def __init__(self, embedder, folder):
+        self.embedder, self.folder, self.name = embedder, folder, embedder.name
+
+    def encode(self, texts: list[str]) -> np.ndarray:
+        import hashlib
+
+        key = hashlib.sha256("\n".join([self.name, *texts]).encode()).hexdigest()[:16]
+        path = self.folder / f"texts-{key}.npy"
+        if path.exists():
+            return np.load(path)
+        vecs = self.embedder.encode(texts)
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            np.save(path, vecs)
+        except OSError:  # a read-only store: answer without keeping them
+            pass
+        return vecs

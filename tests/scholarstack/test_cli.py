@@ -79,3 +79,6 @@ def test_citations_and_find_papers(compiled_sample, copy_store, tmp_path, capsys
     assert "line 2" in err
     code, out, _ = run(capsys, "find-papers", "trigram tagger with suffix tries for unknown words", "--k", "3", "--store", str(home))
     assert code == 0 and out.splitlines()[0].split()[1] == "A00-1031"
+    assert len(list((home / "vectors").glob("texts-*.npy"))) == 1  # the citing sentences' vectors, kept for the next call
+    code, again, _ = run(capsys, "find-papers", "trigram tagger with suffix tries for unknown words", "--k", "3", "--store", str(home))
+    assert code == 0 and again == out

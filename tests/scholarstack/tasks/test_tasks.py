@@ -9,7 +9,7 @@ from scholarstack.store import Store
 from scholarstack.tasks.claims import decide, verify_claim
 from scholarstack.tasks.evidence import score_items
 from scholarstack.tasks.qa import answer_question
-from scholarstack.tasks.retrieval import StoreRetriever, bm25_rank, corpus_from_store, hybrid_rank
+from scholarstack.tasks.retrieval import CitationIndex, StoreRetriever, bm25_rank, corpus_from_store, hybrid_rank
 from scholarstack.views.views import ViewItem, open_kb
 
 
@@ -90,6 +90,16 @@ def test_retrievers_rank_corpus_papers(kb):
     expanded, named = retriever.plan("An HMM tagger trained with Baum-Welch")
     assert named and len(expanded) > len("An HMM tagger trained with Baum-Welch")
     assert "A00-1031" in retriever.rank(query, 5)
+    from scholarstack.learned.paper_ranker import load
+
+    contexts = [("A00-1031", "X99-0001", "TnT, a trigram tagger with suffix analysis for unknown words [CITATION]"),
+                ("A92-1018", "X99-0002", "the Xerox HMM tagger trained with Baum-Welch [CITATION]")]
+    cited = StoreRetriever(kb.store, corpus, kb.embedder, citations=CitationIndex(contexts, set(corpus.ids), kb.embedder),
+                           ranker=load())
+    rankings = cited.rankings("a trigram tagger with suffix analysis", citing_paper="X99-0002")
+    assert rankings["citations"][0] == "A00-1031" and rankings["citations_dense"][0] == "A00-1031"
+    assert cited.rankings("a trigram tagger", citing_paper="X99-0001")["cited_by"] == ["A92-1018"]  # its own citation left out
+    assert "A00-1031" in cited.rank("a trigram tagger with suffix analysis", 3, citing_paper="X99-0002")
 
 
 @pytest.mark.llm
