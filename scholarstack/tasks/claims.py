@@ -119,14 +119,21 @@ def verify_claim(kb: KnowledgeBase, claim: str, paper_id: str, mode: str = "view
                                     "evidence covers the claim" if label == "SUPPORT" else "no sentence covers the claim")
         tokens_out = 0
     else:
-        prompt = (f"Paper context (each line starts with its locator):\n{context}\n\nClaim: {claim}\n"
-                  "Does the paper SUPPORT or CONTRADICT the claim, or is there NOT ENOUGH INFO? Cite the deciding locators.")
+        how = "its sentence numbers in the paper named first" if mode == "view" else "its locator"
+        prompt = (f"Paper context (each line starts with {how}):\n{context}\n\nClaim: {claim}\n"
+                  "Does the paper SUPPORT or CONTRADICT the claim, or is there NOT ENOUGH INFO? Cite the deciding "
+                  + ("sentence numbers." if mode == "view" else "locators."))
         try:
             out, usage = client.structured(prompt, LLMVerdict)
         except LLMOutputError as exc:
             return TaskAnswer(task="verify_claim", question=claim, answer="NOT ENOUGH INFO", mode=mode, tokens_in=tokens_in,
                               seconds=time.perf_counter() - started, extra={"error": str(exc), "quality": "Irrelevant", "rationale": []})
-        sources, extra["invalid_citations"] = cited_sources(kb.store, context, out.rationale)
+        if mode == "view":  # the compact facts context numbers sentences within the paper: "4" is paper:4
+            cited = [f"{paper_id}:{c.strip()}" if c.strip().isdigit() else c for c in out.rationale]
+            allowed = {loc for r in ranked for loc in r.item.locators}
+            sources, extra["invalid_citations"] = cited_sources(kb.store, context, cited, allowed)
+        else:
+            sources, extra["invalid_citations"] = cited_sources(kb.store, context, out.rationale)
         sentences = [s.locators[0] for s in sources]
         label = out.label
         quality = {"SUPPORT": "Supported", "CONTRADICT": "Topical match", "NOT ENOUGH INFO": "Irrelevant"}[label]

@@ -39,10 +39,11 @@ class TaskAnswer(BaseModel):
 LOCATOR_IN_TEXT = re.compile(r"[^\s\[\]|@,]+:\d+")
 
 
-def cited_sources(store, context: str, cited: list[str]) -> tuple[list[Statement], list[str]]:
+def cited_sources(store, context: str, cited: list[str], allowed: set[str] | None = None) -> tuple[list[Statement], list[str]]:
     """A model's citations checked against the context it was given: (sources with their sentence
-    text, citations that were not in the context). Invalid ones are returned for the record, never used."""
-    allowed = set(LOCATOR_IN_TEXT.findall(context))
+    text, citations that were not in the context). Invalid ones are returned for the record, never
+    used. `allowed`: the context's locators when it does not spell them out (a compact rendering)."""
+    allowed = allowed if allowed is not None else set(LOCATOR_IN_TEXT.findall(context))
     valid = [c for c in cited if c in allowed]
     texts = store.current_sentences(valid)
     return [Statement(text=texts.get(c, ""), locators=[c]) for c in valid], [c for c in cited if c not in allowed]

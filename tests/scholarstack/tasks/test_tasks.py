@@ -60,6 +60,22 @@ def test_claim_view_reads_the_papers_whole_l1_set_compactly(kb):
     assert len(context) < len(fulltext_context(kb.store, ["A00-1031"]))
 
 
+def test_claim_view_citations_by_sentence_number_are_checked(kb):
+    from scholarstack.llm.usage import Usage
+    from scholarstack.tasks.claims import LLMVerdict
+
+    fact_sid = kb.store.objects("fact", paper_id="A00-1031")[0]["data"]["evidence"][0].split(":")[1]
+
+    class Answers:  # a model's reply: one real sentence number, one unknown, one of another paper
+        def structured(self, prompt, schema):
+            assert f"\n{fact_sid}" in prompt or f",{fact_sid}:" in prompt
+            return LLMVerdict(label="SUPPORT", rationale=[fact_sid, "99999", "A92-1018:3"]), Usage(tokens_in=10, tokens_out=5)
+
+    verdict = verify_claim(kb, "TnT uses second order Markov models.", "A00-1031", client=Answers())
+    assert verdict.extra["rationale"] == [f"A00-1031:{fact_sid}"]
+    assert verdict.extra["invalid_citations"] == ["A00-1031:99999", "A92-1018:3"]
+
+
 def test_claim_rules_on_hand_made_evidence():
     def ranked(text, claim):
         return score_items(claim, [ViewItem(id="P:1", kind="sentence", text=text, locators=["P:1"])])
