@@ -50,7 +50,7 @@ TYPE_CUES: list[tuple[FactType, re.Pattern]] = [
         r"is defined|is estimated|algorithm)\b", re.I)),
 ]
 HEDGE_RE = re.compile(r"\b(may|might|could|possibly|perhaps|suggests?)\b", re.I)
-NUMBER_RE = re.compile(r"(?<![\w.,(])(\d+(?:\.\d+)?)(?![,\d])\s*(%|percent|points?|pp|ms|s\b|seconds|hours|words|sentences|tokens|documents|k\b|M\b|x\b|times)?")
+NUMBER_RE = re.compile(r"(?<![\w.,(§])(\d+(?:\.\d+)?)(?![,\d]|\.\d)\s*(%|percent|points?|pp|ms|s\b|seconds|hours|words|sentences|tokens|documents|k\b|M\b|x\b|times)?")
 METRICS = [
     "accuracy", "precision", "recall", "f-score", "f-measure", "f1", "f score", "bleu", "nist", "meteor", "rouge",
     "error rate", "word error rate", "wer", "aer", "perplexity", "mrr", "map", "uas", "las", "kappa", "correlation",
