@@ -69,21 +69,19 @@ def retrieval_ranker(context: AssetExecutionContext, store: StoreResource) -> Ma
 
     from dagster import Failure
 
-    from evaluations.benchmarks import CrossFitAdapter
+    from evaluations.benchmarks import cited_retriever
     from scholarstack.ingest.citations import contexts_from_store, load_contexts
-    from scholarstack.tasks.retrieval import CitationIndex, StoreRetriever, corpus_from_store
+    from scholarstack.tasks.retrieval import corpus_from_store
 
     st = store.get()
     data = shared_data_dir() / "acl_scisummnet" / "citances_dev.jsonl"
     corpus = corpus_from_store(st)
-    requests = [r for r in map(json.loads, data.read_text().splitlines()) if r["cited_paper_id"] in set(corpus.ids)]
+    in_corpus = set(corpus.ids)
+    requests = [r for r in map(json.loads, data.read_text().splitlines()) if r["cited_paper_id"] in in_corpus]
     if len(requests) < 1000:
         raise Failure(description=f"store {st.home} holds {len(corpus.ids)} papers, too few of the ACL ScisummNet corpus the "
                                   "ranker trains on; compile it first (`scholarstack eval retrieval --store DIR` does)")
     emb = make_embedder("minilm", st.home)
     load_contexts(st, data)
-    contexts = contexts_from_store(st)
-    retriever = StoreRetriever(st, corpus, emb, citations=CitationIndex(contexts, set(corpus.ids), emb),
-                               adapter=CrossFitAdapter(contexts, corpus, emb))
-    return _result(paper_ranker.train_from_retriever(retriever, requests, seed=0, log=context.log.info) |
+    return _result(paper_ranker.train_from_retriever(cited_retriever(st, corpus, emb, contexts_from_store(st)), requests, seed=0, log=context.log.info) |
                    {"data": "acl_scisummnet/citances_dev.jsonl against the store's ACL corpus"})

@@ -60,6 +60,15 @@ class CrossFitAdapter:
         return self.adapters[self.fold(citing)].apply(q)
 
 
+def cited_retriever(store: Store, corpus, emb, contexts: list[tuple[str, str, str]]):
+    """The retriever with every citation signal, the adapter cross-fitted by citing paper (what the
+    benchmark measures and the `retrieval_ranker` asset trains on)."""
+    from scholarstack.tasks.retrieval import CitationIndex, StoreRetriever
+
+    return StoreRetriever(store, corpus, emb, citations=CitationIndex(contexts, set(corpus.ids), emb),
+                          adapter=CrossFitAdapter(contexts, corpus, emb))
+
+
 def cross_fitted_rankers(samples: list[tuple[dict, str, str]]) -> dict:
     """{fold: learned.paper_ranker trained on the other folds' requests}; samples: (rankings, cited, citing)."""
     from scholarstack.learned.paper_ranker import train
@@ -78,7 +87,7 @@ def eval_retrieval(store: Store, data: Path | None = None, limit: int | None = N
     RRF). A query's own citing paper is left out of the citation evidence, and the adapter and the
     ranker are cross-fitted by citing paper, so no query sees itself."""
     from scholarstack.ingest.citations import contexts_from_store, load_contexts
-    from scholarstack.tasks.retrieval import (CitationIndex, StoreRetriever, bm25_rank, corpus_from_store, dense_rank,
+    from scholarstack.tasks.retrieval import (StoreRetriever, bm25_rank, corpus_from_store, dense_rank,
                                               fulltext_bm25_rank, fulltext_hybrid_rank, fuse, hybrid_rank)
 
     root = shared_data_dir() / "acl_scisummnet"
@@ -96,9 +105,8 @@ def eval_retrieval(store: Store, data: Path | None = None, limit: int | None = N
     corpus.dense_matrix(emb)  # embed the corpus once, outside the timed loop, for every system alike
     load_contexts(store, data)
     contexts = contexts_from_store(store)
-    citations = CitationIndex(contexts, in_corpus, emb)
     content = StoreRetriever(store, corpus, emb)
-    full = StoreRetriever(store, corpus, emb, citations=citations, adapter=CrossFitAdapter(contexts, corpus, emb))
+    full = cited_retriever(store, corpus, emb, contexts)
     # The store-based systems' rankings, once per request (timed); fused by RRF (the `_rrf` systems)
     # and by the learned ranker, cross-fitted by citing paper like the adapter.
     ranked_content = [_timed(lambda q=q: content.rankings(q["query"])) for q in queries]

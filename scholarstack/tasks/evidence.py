@@ -76,11 +76,15 @@ def facts_context(kb: KnowledgeBase, question: str, paper_id: str, embedder=None
     one line per fact, its sentence numbers and its statement; a statement that restates a longer
     one is left out. Ranked for the question, but nothing is cut."""
     ranked = score_items(question, paper_items(kb, paper_id, ("fact",)), embedder)
-    kept: list[Scored] = []
-    for r in sorted(ranked, key=lambda r: -len(r.item.text)):
-        if not any(r.item.text.rstrip(".") in k.item.text for k in kept):
-            kept.append(r)
-    ranked = [r for r in ranked if r in kept]
+    first: dict[str, Scored] = {}  # each statement's best-ranked fact
+    for r in ranked:
+        first.setdefault(r.item.text, r)
+    kept: list[str] = []  # statements kept, longest first (ties in rank order)
+    for text in sorted(first, key=len, reverse=True):
+        if not any(text.rstrip(".") in k for k in kept):
+            kept.append(text)
+    keep = set(kept)
+    ranked = [r for t, r in first.items() if t in keep]
     lines = [f"{','.join(str(split_locator(loc)[1]) for loc in r.item.locators[:3])}: {r.item.text}"
              for r in sorted(ranked, key=lambda r: split_locator(r.item.locators[0])[1])]
     return (f"[{paper_id}]\n" + "\n".join(lines)) if lines else "", ranked

@@ -110,10 +110,10 @@ class CitationIndex:
         return [p for p, _ in sorted(best.items(), key=lambda kv: (-kv[1], kv[0]))][:k]
 
 
-def dense_rank(corpus: PaperCorpus, query: str, embedder, k: int = 100) -> list[str]:
-    m = corpus.dense_matrix(embedder)
-    s = m @ embedder.encode([query])[0]
-    return [corpus.ids[i] for i in np.argsort(-s)[:k]]
+def dense_rank(corpus: PaperCorpus, query: str | np.ndarray, embedder, k: int = 100) -> list[str]:
+    """`query`: the request, or its vector when the caller has it (encoded once, or adapted)."""
+    q = embedder.encode([query])[0] if isinstance(query, str) else query
+    return [corpus.ids[i] for i in np.argsort(-(corpus.dense_matrix(embedder) @ q))[:k]]
 
 
 def hybrid_rank(corpus: PaperCorpus, query: str, embedder, k: int = 100) -> list[str]:
@@ -170,16 +170,15 @@ class StoreRetriever:
         # The request as written leads; L2's alias expansion and shared entities are extra, weaker
         # rankings, so a noisy alias can add candidates but not push the literal matches down.
         expanded, named = self.plan(query) if "L2" in self.layers else (query, [])
-        out = {"fulltext_bm25": fulltext_bm25_rank(self.corpus, query, k), "dense": dense_rank(self.corpus, query, self.embedder, k)}
+        qv = self.embedder.encode([query])[0]
+        out = {"fulltext_bm25": fulltext_bm25_rank(self.corpus, query, k), "dense": dense_rank(self.corpus, qv, self.embedder, k)}
         if self.citations is not None:
             out["citations"] = self.citations.rank(query, k, exclude_citing=citing_paper)
             if self.citations.vectors is not None:
-                out["citations_dense"] = self.citations.dense_rank(self.embedder.encode([query])[0], k, exclude_citing=citing_paper)
+                out["citations_dense"] = self.citations.dense_rank(qv, k, exclude_citing=citing_paper)
             out["cited_by"] = self.citations.most_cited(out["fulltext_bm25"] + out["dense"], exclude_citing=citing_paper)
         if self.adapter is not None:
-            q = self.adapter.apply(self.embedder.encode([query])[0], citing_paper)
-            s = self.corpus.dense_matrix(self.embedder) @ q
-            out["adapter"] = [self.corpus.ids[i] for i in np.argsort(-s)[:k]]
+            out["adapter"] = dense_rank(self.corpus, self.adapter.apply(qv, citing_paper), self.embedder, k)
         if self.fact_bm25 is not None:
             per_paper: dict[str, float] = defaultdict(float)
             for rank, (i, _) in enumerate(self.fact_bm25.top(query, 300), 1):
