@@ -2,14 +2,18 @@
 
 
 import sys
+import time
 from collections import Counter
 from collections.abc import Callable
+from contextlib import ExitStack
 from typing import Any
 
 from dagster import AssetExecutionContext, Failure, MetadataValue
 
 from scholarstack.llm.usage import Usage
-from scholarstack.store import StoreError
+from scholarstack.store import Store, StoreError
+
+HOLD_SECONDS = 5.0  # how long one store connection serves consecutive papers before others get the lock
 
 
 def run_id(context: AssetExecutionContext) -> str:
@@ -20,8 +24,14 @@ def partition_keys(context: AssetExecutionContext) -> list[str]:
     return list(context.partition_keys) if context.has_partition_key_range or context.has_partition_key else []
 
 
-def over_partitions(context: AssetExecutionContext, step: Callable[[str], dict[str, Any]], label: str, progress: bool) -> dict[str, Any]:
-    """Run `step` per paper with a progress bar; sum its numeric metadata; list failures."""
+def over_partitions(context: AssetExecutionContext, step: Callable[[str], dict[str, Any]], label: str, progress: bool,
+                    hold: Store | None = None) -> dict[str, Any]:
+    """Run `step` per paper with a progress bar; sum its numeric metadata; list failures.
+
+    `hold`: steps that take well under a second (offline) share one store connection for up to
+    HOLD_SECONDS, since opening and checkpointing DuckDB costs ~50 ms a time; steps that wait on
+    a model must not keep the store locked meanwhile, so they pass None. After a failure the
+    connection is reopened, so a fault cannot leave the next paper a broken connection."""
     from tqdm import tqdm
 
     keys = partition_keys(context)
@@ -30,23 +40,22 @@ def over_partitions(context: AssetExecutionContext, step: Callable[[str], dict[s
     problems: list[str] = []
     usage = Usage()
     failed: list[str] = []
-    for key in tqdm(keys, desc=label, unit="paper", disable=not progress, file=sys.stderr, leave=False):
-        try:
-            out = step(key)
-        except StoreError:  # the store itself is unusable (busy, disk full): stop, nothing half-written
-            raise
-        except Exception as exc:  # one paper's fault must not stop the others; it is reported below
-            out = {"status": "failed", "reason": f"{type(exc).__name__}: {' '.join(str(exc).split())[:300]}"}
-        statuses[out.get("status", "ok")] += 1
-        if out.get("status") in ("rejected", "skipped", "failed", "partial"):
-            problems.append(f"{key}: {out.get('reason', '') or out.get('status')}"[:300])
-        if out.get("status") == "failed":
-            failed.append(f"{key}: {out.get('reason', '')}"[:400])
-        for k, v in out.items():
-            if k.startswith("llm_"):
-                setattr(usage, k[4:], getattr(usage, k[4:]) + v)
-            elif isinstance(v, (int, float)) and not isinstance(v, bool) and k != "version":
-                totals[k] += v
+    held, since = ExitStack(), 0.0
+    with held:
+        for key in tqdm(keys, desc=label, unit="paper", disable=not progress, file=sys.stderr, leave=False):
+            if hold is not None and not since:
+                held.enter_context(hold.connect())
+                since = time.monotonic()
+            try:
+                out = step(key)
+            except StoreError:  # the store itself is unusable (busy, disk full): stop, nothing half-written
+                raise
+            except Exception as exc:  # one paper's fault must not stop the others; it is reported below
+                out = {"status": "failed", "reason": f"{type(exc).__name__}: {' '.join(str(exc).split())[:300]}"}
+            if since and (out.get("status") == "failed" or time.monotonic() - since > HOLD_SECONDS):
+                held.close()
+                since = 0.0
+            _tally(out, key, totals, statuses, problems, failed, usage)
     meta: dict[str, Any] = {"papers": len(keys), **{k: v for k, v in totals.items()}, **{f"status_{k}": v for k, v in statuses.items()}}
     meta |= usage.as_metadata()
     if problems:
@@ -56,6 +65,20 @@ def over_partitions(context: AssetExecutionContext, step: Callable[[str], dict[s
         raise Failure(description=f"{label}: {len(failed)} of {len(keys)} papers failed; first: {failed[0]}",
                       metadata=clean_metadata(meta))
     return meta
+
+
+def _tally(out: dict[str, Any], key: str, totals: Counter, statuses: Counter, problems: list[str], failed: list[str],
+           usage: Usage) -> None:
+    statuses[out.get("status", "ok")] += 1
+    if out.get("status") in ("rejected", "skipped", "failed", "partial"):
+        problems.append(f"{key}: {out.get('reason', '') or out.get('status')}"[:300])
+    if out.get("status") == "failed":
+        failed.append(f"{key}: {out.get('reason', '')}"[:400])
+    for k, v in out.items():
+        if k.startswith("llm_"):
+            setattr(usage, k[4:], getattr(usage, k[4:]) + v)
+        elif isinstance(v, (int, float)) and not isinstance(v, bool) and k != "version":
+            totals[k] += v
 
 
 def clean_metadata(meta: dict[str, Any]) -> dict[str, Any]:

@@ -18,6 +18,7 @@ def l1_facts(context: AssetExecutionContext, store: StoreResource, llm: LLMResou
     s = store.get()
     extractor = llm.extractor(s)
     validator = settings.validator()
-    meta = over_partitions(context, lambda key: compile_facts(s, key, extractor, run_id(context), validator), f"L1 facts ({llm.backend})", settings.progress)
+    meta = over_partitions(context, lambda key: compile_facts(s, key, extractor, run_id(context), validator), f"L1 facts ({llm.backend})",
+                           settings.progress, hold=s if llm.backend == "offline" else None)
     meta["backend"] = llm.backend
     return MaterializeResult(metadata=clean_metadata(meta))

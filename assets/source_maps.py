@@ -17,5 +17,5 @@ from .settings import CompileSettings
 def source_maps(context: AssetExecutionContext, store: StoreResource, settings: CompileSettings) -> MaterializeResult:
     s = store.get()
     validator = settings.validator()
-    meta = over_partitions(context, lambda key: compile_source_map(s, key, run_id(context), validator), "source maps", settings.progress)
+    meta = over_partitions(context, lambda key: compile_source_map(s, key, run_id(context), validator), "source maps", settings.progress, hold=s)
     return MaterializeResult(metadata=clean_metadata(meta))

@@ -96,8 +96,14 @@ def _net(hidden: int = 160):
             self.drop = nn.Dropout(0.3)
             self.out = nn.Linear(2 * hidden, len(TAGS))
 
-        def forward(self, x: torch.Tensor) -> torch.Tensor:
-            h, _ = self.lstm(self.drop(x))
+        def forward(self, x: torch.Tensor, lengths: torch.Tensor | None = None) -> torch.Tensor:
+            """With `lengths`, padding is packed away, so a sentence's tags never depend on the
+            length of the others in its batch (the backward direction would start in the padding)."""
+            if lengths is None:
+                h, _ = self.lstm(self.drop(x))
+            else:
+                packed = nn.utils.rnn.pack_padded_sequence(self.drop(x), lengths, batch_first=True, enforce_sorted=False)
+                h, _ = nn.utils.rnn.pad_packed_sequence(self.lstm(packed)[0], batch_first=True, total_length=x.shape[1])
             return self.out(self.drop(h))
 
     return Tagger()
@@ -118,18 +124,30 @@ START_OK = np.array([not t.startswith("I-") for t in TAGS])
 
 
 def viterbi(logp: np.ndarray) -> list[int]:
-    n, k = logp.shape
+    return viterbi_batch(logp[None], np.array([len(logp)]))[0]
+
+
+def viterbi_batch(logp: np.ndarray, lengths: np.ndarray) -> list[list[int]]:
+    """Best allowed tag path of each padded row of `logp` (batch, tokens, tags), over its own length;
+    one pass for the whole batch (a numpy loop per sentence cost as much as the network)."""
+    b, n, k = logp.shape
     trans = np.where(ALLOWED, 0.0, -1e9)
-    score = logp[0] + np.where(START_OK, 0.0, -1e9)
-    back = np.zeros((n, k), dtype=np.int64)
+    score = logp[:, 0] + np.where(START_OK, 0.0, -1e9)
+    back = np.zeros((b, n, k), dtype=np.int64)
+    rows = np.arange(b)[:, None]
     for t in range(1, n):
-        cand = score[:, None] + trans
-        back[t] = cand.argmax(axis=0)
-        score = cand.max(axis=0) + logp[t]
-    path = [int(score.argmax())]
-    for t in range(n - 1, 0, -1):
-        path.append(int(back[t, path[-1]]))
-    return path[::-1]
+        cand = score[:, :, None] + trans
+        best = cand.argmax(axis=1)
+        new = cand[rows, best, np.arange(k)[None, :]] + logp[:, t]
+        score = np.where((t < lengths)[:, None], new, score)  # a finished row keeps its final scores
+        back[:, t] = best
+    paths = []
+    for i in range(b):
+        path = [int(score[i].argmax())]
+        for t in range(int(lengths[i]) - 1, 0, -1):
+            path.append(int(back[i, t, path[-1]]))
+        paths.append(path[::-1])
+    return paths
 
 
 def spans_from_tags(tags: list[int]) -> list[tuple[int, int, str]]:
@@ -155,21 +173,26 @@ class MentionTagger:
     def __init__(self, net: Any, vectors: WordVectors | None = None) -> None:
         self.net = net.eval()
         self.vectors = vectors or WordVectors()
+        # L2 tags fact statements that L1 tagged as sentences (most are the sentence verbatim).
+        self._seen: dict[tuple[str, ...], list[Span]] = {}
 
     def tag(self, sentences: list[list[str]], batch: int = 64) -> list[list[Span]]:
-        """Typed spans for each tokenised sentence."""
+        """Typed spans for each tokenised sentence (its first 200 words)."""
         import torch
 
-        out: list[list[Span]] = [[] for _ in sentences]
-        order = sorted((i for i, s in enumerate(sentences) if s), key=lambda i: len(sentences[i]))
+        keys = [tuple(s[:200]) for s in sentences]
+        out: list[list[Span]] = [self._seen.get(k, []) for k in keys]
+        order = sorted((i for i, k in enumerate(keys) if k and k not in self._seen), key=lambda i: len(keys[i]))
+        if len(self._seen) + len(order) > 200_000:
+            self._seen.clear()
         with torch.no_grad():
             for b in range(0, len(order), batch):
                 idx = order[b:b + batch]
-                x = _pad([self.vectors(sentences[i][:200]) for i in idx])
-                logp = torch.log_softmax(self.net(torch.from_numpy(x)), -1).numpy()
-                for row, i in enumerate(idx):
-                    n = min(len(sentences[i]), 200)
-                    out[i] = [Span(a, e, t) for a, e, t in spans_from_tags(viterbi(logp[row, :n]))]
+                x = _pad([self.vectors(list(keys[i])) for i in idx])
+                lengths = np.array([len(keys[i]) for i in idx])
+                logp = torch.log_softmax(self.net(torch.from_numpy(x), torch.from_numpy(lengths)), -1).numpy()
+                for i, path in zip(idx, viterbi_batch(logp, lengths)):
+                    out[i] = self._seen[keys[i]] = [Span(a, e, t) for a, e, t in spans_from_tags(path)]
         return out
 
     def tag_text(self, texts: list[str]) -> list[list[tuple[int, int, str, str]]]:

@@ -7,7 +7,13 @@ import numpy as np
 import pytest
 
 from scholarstack.learned import doc_entities, mention_tagger
-from scholarstack.learned.mention_tagger import TAGS, spans_from_tags, tokenize, viterbi
+from scholarstack.learned.mention_tagger import (
+    TAGS,
+    spans_from_tags,
+    tokenize,
+    viterbi,
+    viterbi_batch,
+)
 from tests.conftest import need_shared
 
 
@@ -23,6 +29,28 @@ def test_viterbi_never_starts_a_mention_inside():
     assert spans_from_tags(path) == [(1, 3, "Task")]
 
 
+def test_batched_viterbi_decodes_each_row_over_its_own_length():
+    # Padding carries random scores: a row's path must be the one it gets decoded alone.
+    rng = np.random.default_rng(0)
+    lengths = np.array([1, 7, 4, 12])
+    logp = np.log(rng.dirichlet(np.ones(len(TAGS)), size=(4, 12)))
+    paths = viterbi_batch(logp, lengths)
+    assert [len(p) for p in paths] == lengths.tolist()
+    assert paths == [viterbi(logp[i, :n]) for i, n in enumerate(lengths)]
+    # Row-by-row decoding, the reference the batch replaced, computed independently here.
+    allowed = np.where(mention_tagger.ALLOWED, 0.0, -1e9)
+    for i, n in enumerate(lengths):
+        score = logp[i, 0] + np.where(mention_tagger.START_OK, 0.0, -1e9)
+        paths_so_far = [[j] for j in range(len(TAGS))]
+        for t in range(1, n):
+            cand = score[:, None] + allowed
+            prev = cand.argmax(axis=0)
+            score = cand.max(axis=0) + logp[i, t]
+            paths_so_far = [paths_so_far[prev[j]] + [j] for j in range(len(TAGS))]
+        best = paths_so_far[int(score.argmax())]
+        assert paths[i] == best
+
+
 def test_committed_tagger_finds_typed_mentions_in_real_sentences():
     tagger = mention_tagger.load()
     [found] = tagger.tag_text(["We evaluate conditional random fields on the CoNLL 2003 named entity recognition task "
@@ -32,6 +60,18 @@ def test_committed_tagger_finds_typed_mentions_in_real_sentences():
     assert "entity recognition" in by_type.get("Task", "")
     assert by_type.get("Metric", "").startswith("F1")
     assert tokenize("ResNet-50 reaches 76.1%")[:3] == [("ResNet", 0, 6), ("-", 6, 7), ("50", 7, 9)]
+
+
+def test_a_sentences_tags_do_not_depend_on_its_batch():
+    net = mention_tagger.load().net
+    words = [[w for w, _, _ in tokenize(t)] for t in (
+        "We train a CRF tagger on CoNLL 2003 and report F1.",
+        ("The BERT model, fine-tuned on SQuAD with a span head, reaches 88.5 F1 and outperforms BiDAF and the ELMo "
+         "baseline on the development set by far."))]
+    short, long = words
+    alone = mention_tagger.MentionTagger(net).tag([short])
+    padded = mention_tagger.MentionTagger(net).tag([long, short])  # fresh taggers: nothing remembered
+    assert alone[0] == padded[1] and alone[0]
 
 
 def test_tagger_trains_on_a_tiny_slice(tmp_path):
