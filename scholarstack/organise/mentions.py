@@ -52,6 +52,8 @@ NOT_ENTITIES = frozenset(
     "we i in it the a an this our table figure fig section eq ii iii iv us ok note all and or but for if we're "
     "np vp pp".split()
 )
+# S2ORC-derived text (QASPER) writes references as placeholders: "BIBREF17", "TABREF13", "FIGREF2".
+REF_PLACEHOLDER = re.compile(r"\b(?:BIB|TAB|FIG|SEC|EQ)REF\d+\b")
 
 
 @dataclass(frozen=True)
@@ -114,7 +116,7 @@ def _clean(a: int, e: int, t: str, surf: str) -> tuple[int, int, str, str] | Non
     if m:
         a, surf = a + m.end(), surf[m.end():]
     words = surf.lower().split()
-    if not words or all(w in GENERIC_NAMES for w in words) or surf.lower() in NOT_ENTITIES:
+    if not words or all(w in GENERIC_NAMES for w in words) or surf.lower() in NOT_ENTITIES or REF_PLACEHOLDER.search(surf):
         return None
     return a, e, t, surf
 

@@ -49,11 +49,23 @@ def _words(text: str) -> set[str]:
     return set(re.findall(r"[a-z0-9]+", text.lower()))
 
 
+def distinct(ranked, n: int) -> list:
+    """The best `n` pieces of evidence at distinct locators (a fact and its own sentence count once)."""
+    used, seen = [], set()
+    for r in ranked:
+        if not seen & set(r.item.locators):
+            used.append(r)
+            seen |= set(r.item.locators)
+        if len(used) == n:
+            break
+    return used
+
+
 def typed_answer(question: str, ranked) -> tuple[str, list] | None:
     """The answer the question's form asks for, from the top evidence; None when it has none."""
     from ..organise.mentions import extract_mentions
 
-    top = ranked[:3]
+    top = distinct(ranked, 3)
     m = ENTITY_Q.match(question.strip())
     if m:
         head = m.group(1).lower()
@@ -89,15 +101,7 @@ def extractive_answer(question: str, ranked, typed: bool = True) -> tuple[str, b
         return ("No" if NEGATION.search(best.item.text) else "Yes"), False, [best]
     if typed and (found := typed_answer(question, ranked)) is not None:
         return found[0], False, found[1]
-    # Best two pieces of evidence at distinct locators (a fact and its own sentence count once).
-    used, seen = [], set()
-    for r in ranked:
-        if not seen & set(r.item.locators):
-            used.append(r)
-            seen |= set(r.item.locators)
-        if len(used) == 2:
-            break
-    return best.item.text, False, used
+    return best.item.text, False, distinct(ranked, 2)
 
 
 def multi_paper_context(kb: KnowledgeBase, question: str, paper_ids: list[str], ranked) -> dict:
