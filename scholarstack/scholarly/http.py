@@ -1,6 +1,6 @@
 """HTTP for scholarly APIs: bounded concurrency per provider, 429/Retry-After honoured, retries
-with exponential backoff on timeouts and 5xx, and a disk cache keyed by a hash of the request,
-so a rerun makes no calls. The transport is injectable: tests serve recorded-shape responses."""
+(tenacity) with exponential backoff on timeouts and 5xx, and a disk cache keyed by a hash of the
+request, so a rerun makes no calls. The transport is injectable: tests serve recorded-shape responses."""
 
 from __future__ import annotations
 
@@ -48,40 +48,58 @@ class CachedHttp:
         return body
 
     async def _fetch(self, url: str, params: dict[str, Any] | None, kind: str) -> Any:
-        last = ""
+        from tenacity import AsyncRetrying, RetryError, retry_if_exception_type, stop_after_attempt
+
+        def wait(state) -> float:  # Retry-After when the provider gave one, else exponential backoff
+            exc = state.outcome.exception()
+            backoff = self.backoff_s * 2 ** (state.attempt_number - 1)
+            return min(exc.wait if isinstance(exc, _Transient) and exc.wait is not None else backoff, self.max_wait_s)
+
         async with self.semaphore:
             async with httpx.AsyncClient(transport=self.transport, timeout=self.timeout_s, follow_redirects=True) as client:
-                for attempt in range(self.max_retries + 1):
-                    try:
-                        self.calls += 1
-                        resp = await client.get(url, params=params)
-                    except (httpx.TimeoutException, httpx.TransportError) as exc:
-                        last = f"{type(exc).__name__}: {exc}"
-                        await asyncio.sleep(self.backoff_s * 2 ** attempt)
-                        continue
-                    if resp.status_code == 429:
-                        self.rate_limited += 1
-                        wait = _retry_after(resp.headers.get("Retry-After"), self.backoff_s * 2 ** attempt)
-                        last = f"429 rate limited (Retry-After {resp.headers.get('Retry-After')})"
-                        await asyncio.sleep(min(wait, self.max_wait_s))
-                        continue
-                    if resp.status_code >= 500:
-                        last = f"HTTP {resp.status_code}"
-                        await asyncio.sleep(self.backoff_s * 2 ** attempt)
-                        continue
-                    if resp.status_code >= 400:
-                        raise ProviderError(f"{self.name}: {url} answered HTTP {resp.status_code}")
-                    if kind == "text":
-                        return resp.text
-                    try:
-                        return resp.json()
-                    except ValueError as exc:
-                        raise ProviderError(f"{self.name}: {url} returned a malformed body ({exc})") from exc
-        raise ProviderError(f"{self.name}: {url} failed after {self.max_retries + 1} attempts ({last})")
+                try:
+                    async for attempt in AsyncRetrying(stop=stop_after_attempt(self.max_retries + 1), wait=wait,
+                                                       retry=retry_if_exception_type(_Transient)):
+                        with attempt:
+                            resp = await self._attempt(client, url, params)
+                except RetryError as exc:
+                    last = exc.last_attempt.exception()
+                    raise ProviderError(f"{self.name}: {url} failed after {self.max_retries + 1} attempts ({last})") from None
+        if kind == "text":
+            return resp.text
+        try:
+            return resp.json()
+        except ValueError as exc:
+            raise ProviderError(f"{self.name}: {url} returned a malformed body ({exc})") from exc
+
+    async def _attempt(self, client: httpx.AsyncClient, url: str, params: dict[str, Any] | None) -> httpx.Response:
+        """One request; a timeout, a transport error, 429 or 5xx is transient (retried), another 4xx is not."""
+        self.calls += 1
+        try:
+            resp = await client.get(url, params=params)
+        except (httpx.TimeoutException, httpx.TransportError) as exc:
+            raise _Transient(f"{type(exc).__name__}: {exc}") from exc
+        if resp.status_code == 429:
+            self.rate_limited += 1
+            raise _Transient(f"429 rate limited (Retry-After {resp.headers.get('Retry-After')})",
+                             _retry_after(resp.headers.get("Retry-After")))
+        if resp.status_code >= 500:
+            raise _Transient(f"HTTP {resp.status_code}")
+        if resp.status_code >= 400:
+            raise ProviderError(f"{self.name}: {url} answered HTTP {resp.status_code}")
+        return resp
 
 
-def _retry_after(value: str | None, default: float) -> float:
+class _Transient(Exception):
+    """A failure worth retrying; `wait`: the seconds the provider asked for, if it did."""
+
+    def __init__(self, reason: str, wait: float | None = None):
+        super().__init__(reason)
+        self.wait = wait
+
+
+def _retry_after(value: str | None) -> float | None:
     try:
-        return max(0.0, float(value)) if value is not None else default
+        return max(0.0, float(value)) if value is not None else None
     except ValueError:
-        return default
+        return None

@@ -99,6 +99,10 @@ def test_timeouts_malformed_bodies_and_http_errors(tmp_path):
     p = make_provider("s2", transport=transport(timeout), max_retries=2, backoff_s=0.001)
     with pytest.raises(ProviderError, match=r"failed after 3 attempts \(ReadTimeout"):
         asyncio.run(p.get("x"))
+    assert p.http.calls == 3
+    flaky = iter([httpx.Response(503), httpx.Response(502), httpx.Response(200, json=OPENALEX_WORK)])
+    p = make_provider("openalex", transport=transport(lambda r: next(flaky)), max_retries=2, backoff_s=0.001)
+    assert asyncio.run(p.get("W4225968159")).title.startswith("On the dynamics") and p.http.calls == 3
     bad = make_provider("openalex", transport=transport(lambda r: httpx.Response(200, text="<html>oops")))
     with pytest.raises(ProviderError, match="malformed body"):
         asyncio.run(bad.get("W1"))
