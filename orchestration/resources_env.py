@@ -3,10 +3,9 @@
 
 from __future__ import annotations
 
-import os
-
 from assets.settings import CompileSettings
 from resources import LLMResource, StoreResource, VectorIndexResource
+from scholarstack.settings import settings
 
 
 def backend_config() -> dict:
@@ -19,17 +18,15 @@ def backend_config() -> dict:
 
 def local_resources(store_home: str | None = None, backend: str | None = None, progress: bool = False,
                     embedder: str | None = None, **llm: object) -> dict:
+    env = settings()
     cfg = backend_config()
-    backend = backend or os.environ.get("SCHOLARSTACK_BACKEND") or cfg.get("default", "offline")
+    backend = backend or env.backend or cfg.get("default", "offline")
     openai_cfg = {k: v for k, v in (cfg.get("openai") or {}).items() if v is not None}
-    for key in ("base_url", "model", "api_key"):
-        if os.environ.get(f"SCHOLARSTACK_LLM_{key.upper()}"):
-            openai_cfg[key] = os.environ[f"SCHOLARSTACK_LLM_{key.upper()}"]
+    openai_cfg |= {k: v for k, v in (("base_url", env.llm_base_url), ("model", env.llm_model), ("api_key", env.llm_api_key)) if v}
     llm_cfg = {"backend": backend} | openai_cfg | llm
     return {
         "store": StoreResource(home=store_home),
         "llm": LLMResource(**llm_cfg),
         "settings": CompileSettings(progress=progress),
-        "vectors": VectorIndexResource(url=os.environ.get("SCHOLARSTACK_QDRANT_URL") or None,
-                                       embedder=embedder or os.environ.get("SCHOLARSTACK_EMBEDDER", "minilm")),
+        "vectors": VectorIndexResource(url=env.qdrant_url, embedder=embedder or env.embedder),
     }

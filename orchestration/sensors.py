@@ -21,13 +21,12 @@ from .jobs import compile_papers_job
 
 
 def _watch_dir() -> Path:
-    import os
-
     import yaml
 
-    env = os.environ.get("SCHOLARSTACK_WATCH_DIR")
-    if env:
-        return Path(env)
+    from scholarstack.settings import settings
+
+    if (env := settings().watch_dir) is not None:
+        return env
     cfg = yaml.safe_load((CONFIG_DIR / "corpora.yaml").read_text())
     return REPO_ROOT / cfg.get("watch", "sample_inbox")
 

@@ -1,19 +1,51 @@
-"""Process-wide settings: telemetry off, offline model hubs, where the repository's files are."""
+"""Process-wide settings: every SCHOLARSTACK_* environment variable (one pydantic-settings model),
+telemetry off, offline model hubs, where the repository's files are."""
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Literal
+
+from pydantic_settings import BaseSettings, SettingsConfigDict
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 CONFIG_DIR = REPO_ROOT / "configs"
 SAMPLE_DIR = REPO_ROOT / "sample"
 
 
+class Settings(BaseSettings):
+    """What the environment may set, read where it is used (so a test's monkeypatched variable counts).
+    An invalid value (SCHOLARSTACK_LOCK_TIMEOUT=soon) is a ValueError naming the variable."""
+
+    model_config = SettingsConfigDict(env_prefix="SCHOLARSTACK_", env_ignore_empty=True, extra="ignore")
+
+    home: Path | None = None  # the store directory when --store is not given (else ./.scholarstack)
+    shared_data: Path | None = None  # the data sets (else ../shared/data beside the repository)
+    backend: Literal["offline", "openai"] | None = None  # else configs/backends.yaml's default
+    llm_base_url: str | None = None  # these three override configs/backends.yaml's openai section
+    llm_model: str | None = None
+    llm_api_key: str | None = None
+    embedder: str = "minilm"
+    qdrant_url: str | None = None  # a Qdrant server; else the embedded index in the store
+    lock_timeout: float = 300.0  # seconds a writer waits for the store lock
+    max_paper_chars: int = 3_000_000  # a larger paper is rejected at ingestion, named
+    watch_dir: Path | None = None  # the sensor's inbox (else configs/corpora.yaml's)
+
+
+def settings() -> Settings:
+    from pydantic import ValidationError
+
+    try:
+        return Settings()
+    except ValidationError as exc:
+        bad = "; ".join(f"SCHOLARSTACK_{str(e['loc'][0]).upper()}={e.get('input')!r}: {e['msg']}" for e in exc.errors())
+        raise ValueError(f"invalid environment: {bad}") from None
+
+
 def shared_data_dir() -> Path:
     """`../shared/data` beside the repository, or $SCHOLARSTACK_SHARED_DATA."""
-    env = os.environ.get("SCHOLARSTACK_SHARED_DATA")
-    return Path(env) if env else REPO_ROOT.parent / "shared" / "data"
+    return settings().shared_data or REPO_ROOT.parent / "shared" / "data"
 
 
 def quiet_telemetry() -> None:

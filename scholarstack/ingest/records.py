@@ -33,14 +33,26 @@ class PaperRecord(BaseModel):
         return stable_hash(self.model_dump(mode="json", exclude={"source", "warnings"}), 32)
 
 
+ANTHOLOGY_ID = re.compile(r"^[A-Z](\d\d)-\d{4}$")
+
+
+def anthology_year(paper_id: str | None) -> int | None:
+    """The year an ACL Anthology id carries (P05-1022: 2005; W99-0613: 1999); None for other ids."""
+    m = ANTHOLOGY_ID.match(paper_id or "")
+    if not m:
+        return None
+    yy = int(m.group(1))
+    return 1900 + yy if yy >= 50 else 2000 + yy
+
+
 class EmptyPaperError(ValueError):
     pass
 
 
 def max_paper_chars() -> int:
-    import os
+    from ..settings import settings
 
-    return int(os.environ.get("SCHOLARSTACK_MAX_PAPER_CHARS", "3000000"))
+    return settings().max_paper_chars
 
 
 def safe_paper_id(raw: str) -> str:

@@ -23,6 +23,8 @@ import duckdb
 import pyarrow as pa
 from filelock import FileLock, Timeout
 
+from ..settings import settings
+
 DEFAULT_HOME = ".scholarstack"
 
 SCHEMA = """
@@ -96,7 +98,7 @@ def _one_line(exc: BaseException) -> str:
 
 
 def resolve_home(path: str | os.PathLike | None = None) -> Path:
-    return Path(path or os.environ.get("SCHOLARSTACK_HOME") or DEFAULT_HOME)
+    return Path(path or settings().home or DEFAULT_HOME)
 
 
 class Store:
@@ -112,7 +114,7 @@ class Store:
         self.home = resolve_home(home)
         self.path = self.home / "store.duckdb"
         self.read_only = read_only
-        timeout = lock_timeout if lock_timeout is not None else float(os.environ.get("SCHOLARSTACK_LOCK_TIMEOUT", "300"))
+        timeout = lock_timeout if lock_timeout is not None else settings().lock_timeout
         self.lock_timeout = timeout
         self._local = threading.local()
         if read_only:

@@ -113,13 +113,13 @@ class KnowledgeBase:
 
 def open_kb(store: Store, embedder_name: str | None = None, url: str | None = None) -> KnowledgeBase:
     """The store with its vector index when one was built for this embedder, else lexical only."""
-    import os
-
     from ..index.embed import make_embedder
     from ..index.vectors import open_index
+    from ..settings import settings
 
-    name = embedder_name or os.environ.get("SCHOLARSTACK_EMBEDDER", "minilm")
-    url = url or os.environ.get("SCHOLARSTACK_QDRANT_URL") or None
+    env = settings()
+    name = embedder_name or env.embedder
+    url = url or env.qdrant_url
     if url or (store.home / "vectors" / f"objects_{name}" / "manifest.json").exists():
         return KnowledgeBase(store, open_index(store.home, url), make_embedder(name, store.home))
     return KnowledgeBase(store)
