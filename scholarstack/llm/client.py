@@ -1,6 +1,6 @@
 """One interface for structured LLM calls: `structured(prompt, response_model) → (object, usage)`.
 
-instructor over any OpenAI-compatible endpoint. Every call is cached on disk under a hash of
+instructor over any OpenAI-compatible endpoint. Every call is cached on disk (response_cache) under a hash of
 backend, model, prompt and schema, so re-materialising is free and runs are reproducible.
 Output that stays invalid after the retries raises LLMOutputError; callers record it as failed.
 An endpoint that cannot be reached (refused, timed out, 5xx, auth) raises LLMUnavailableError: an
@@ -10,13 +10,13 @@ outage is an error to report, never an empty answer, and never a reason to withd
 from __future__ import annotations
 
 import hashlib
-import json
 import time
 from pathlib import Path
 from typing import TypeVar
 
 from pydantic import BaseModel
 
+from ..response_cache import ResponseCache
 from .usage import Usage
 
 T = TypeVar("T", bound=BaseModel)
@@ -72,9 +72,7 @@ class LLMClient:
 
     def __init__(self, config: LLMConfig, cache_dir: str | Path | None = None):
         self.config = config
-        self.cache_dir = Path(cache_dir) if cache_dir else None
-        if self.cache_dir:
-            self.cache_dir.mkdir(parents=True, exist_ok=True)
+        self.cache = ResponseCache(cache_dir)
         self._client = None
 
     def _instructor(self):
@@ -92,18 +90,14 @@ class LLMClient:
         return self._client
 
     def cache_key(self, prompt: str, system: str, response_model: type[BaseModel]) -> str:
-        schema = json.dumps(response_model.model_json_schema(), sort_keys=True)
-        blob = json.dumps([self.backend, self.config.model, self.config.mode, system, prompt, schema])
-        return hashlib.sha256(blob.encode()).hexdigest()
+        return ResponseCache.key(self.backend, self.config.model, self.config.mode, system, prompt, response_model.model_json_schema())
 
     def prompt_hash(self, prompt: str) -> str:
         return hashlib.sha256(prompt.encode()).hexdigest()[:16]
 
     def structured(self, prompt: str, response_model: type[T], system: str = "") -> tuple[T, Usage]:
         key = self.cache_key(prompt, system, response_model)
-        path = self.cache_dir / key[:2] / f"{key}.json" if self.cache_dir else None
-        if path is not None and path.exists():
-            cached = json.loads(path.read_text())
+        if (cached := self.cache.get(key)) is not None:
             return response_model.model_validate(cached["output"]), Usage(cache_hits=1)
         started = time.perf_counter()
         messages = ([{"role": "system", "content": system}] if system else []) + [{"role": "user", "content": prompt}]
@@ -126,9 +120,5 @@ class LLMClient:
         if getattr(completion, "usage", None) is not None:
             usage.tokens_in = completion.usage.prompt_tokens or 0
             usage.tokens_out = completion.usage.completion_tokens or 0
-        if path is not None:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = path.with_suffix(".tmp")
-            tmp.write_text(json.dumps({"output": obj.model_dump(mode="json"), "usage": usage.model_dump()}))
-            tmp.replace(path)  # atomic: a crash never leaves a half-written cache entry
+        self.cache.put(key, {"output": obj.model_dump(mode="json"), "usage": usage.model_dump()})
         return obj, usage

@@ -5,12 +5,12 @@ request, so a rerun makes no calls. The transport is injectable: tests serve rec
 from __future__ import annotations
 
 import asyncio
-import hashlib
-import json
 from pathlib import Path
 from typing import Any
 
 import httpx
+
+from ..response_cache import ResponseCache
 
 
 class ProviderError(RuntimeError):
@@ -22,7 +22,7 @@ class CachedHttp:
                  concurrency: int = 4, max_retries: int = 4, backoff_s: float = 0.5, timeout_s: float = 30.0,
                  max_wait_s: float = 60.0):
         self.name = name
-        self.cache_dir = Path(cache_dir) / name if cache_dir else None
+        self.cache = ResponseCache(Path(cache_dir) / name if cache_dir else None)
         self.transport = transport
         self.semaphore = asyncio.Semaphore(concurrency)
         self.max_retries, self.backoff_s, self.timeout_s, self.max_wait_s = max_retries, backoff_s, timeout_s, max_wait_s
@@ -30,21 +30,13 @@ class CachedHttp:
         self.cache_hits = 0
         self.rate_limited = 0
 
-    def _key(self, url: str, params: dict[str, Any] | None) -> str:
-        return hashlib.sha256(json.dumps([url, sorted((params or {}).items())], default=str).encode()).hexdigest()
-
     async def get(self, url: str, params: dict[str, Any] | None = None, kind: str = "json") -> Any:
-        key = self._key(url, params)
-        path = self.cache_dir / key[:2] / f"{key}.json" if self.cache_dir else None
-        if path is not None and path.exists():
+        key = ResponseCache.key(url, sorted((params or {}).items()), kind)
+        if (cached := self.cache.get(key)) is not None:
             self.cache_hits += 1
-            return json.loads(path.read_text())["body"]
+            return cached["body"]
         body = await self._fetch(url, params, kind)
-        if path is not None:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = path.with_suffix(".tmp")
-            tmp.write_text(json.dumps({"url": url, "params": params, "body": body}))
-            tmp.replace(path)
+        self.cache.put(key, {"url": url, "params": params, "body": body})
         return body
 
     async def _fetch(self, url: str, params: dict[str, Any] | None, kind: str) -> Any:

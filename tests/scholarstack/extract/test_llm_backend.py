@@ -64,7 +64,7 @@ def test_invalid_output_raises_after_retries(llm_server, tmp_path):
     with pytest.raises(LLMOutputError) as info:
         c.structured("Say hello.", Impossible)
     assert info.value.usage.failures == 1
-    assert not any((tmp_path / "cache").rglob("*.json"))  # failures are never cached
+    assert len(c.cache) == 0  # failures are never cached
 
 
 def test_unreachable_endpoint_raises_an_outage_not_an_empty_result(tmp_path):
