@@ -11,14 +11,17 @@ from scholarstack.organise.entities import Adjudicator, offline_adjudicator
 from scholarstack.store import Store
 
 
+_LLM = LLMConfig()  # the client's defaults are the only ones
+
+
 class LLMResource(ConfigurableResource):
     backend: str = "offline"  # offline | openai
-    base_url: str = "http://127.0.0.1:8080/v1"
-    model: str = "local"
-    api_key: str = "not-needed"
-    mode: str = "JSON_SCHEMA"
-    max_retries: int = 2
-    max_tokens: int = 512
+    base_url: str = _LLM.base_url
+    model: str = _LLM.model
+    api_key: str = _LLM.api_key
+    mode: str = _LLM.mode
+    max_retries: int = _LLM.max_retries
+    max_tokens: int = _LLM.max_tokens
     window: int = 8
     max_windows: int | None = None  # cap windows per paper (small local models are slow)
 

@@ -14,13 +14,9 @@ import re
 from functools import lru_cache
 
 from .models import Assignment, Entity, Fact, Relation, ResearchObject, Synthesis, Verification
+from .views.lexical import STOP
 
 WORD_RE = re.compile(r"[A-Za-z][A-Za-z0-9\-']*|\d+(?:\.\d+)?")
-STOP = frozenset(
-    "a an the of in on for to and or with by from as at is are was were be been being this that these those "
-    "it its we our us they their which who whom whose than then also such into over under between both each "
-    "can has have had do does did not no".split()
-)
 QUALIFIERS = frozenset("not no never without may might could possibly likely unlikely only approximately roughly "
                        "partially suggest suggests appear appears cannot".split())
 NUMBER_RE = re.compile(r"\d+(?:\.\d+)?")

@@ -3,6 +3,7 @@
 import pytest
 
 from orchestration.resources_env import local_resources
+from scholarstack.llm.client import LLMConfig
 from scholarstack.settings import settings, shared_data_dir
 from scholarstack.store import Store
 
@@ -21,7 +22,7 @@ def test_llm_variables_override_the_backend_config(monkeypatch):
     monkeypatch.setenv("SCHOLARSTACK_BACKEND", "openai")
     monkeypatch.setenv("SCHOLARSTACK_LLM_MODEL", "smollm2")
     llm = local_resources()["llm"]
-    assert llm.backend == "openai" and llm.model == "smollm2" and llm.base_url  # the rest from configs/backends.yaml
+    assert llm.backend == "openai" and llm.model == "smollm2" and llm.base_url == LLMConfig().base_url  # the rest: defaults
 
 
 def test_an_invalid_value_is_named(monkeypatch):
