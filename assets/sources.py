@@ -35,4 +35,6 @@ def paper_sources(context: AssetExecutionContext, config: SourcesConfig, store: 
     meta = {k: v for k, v in report.items() if k not in ("paper_ids",)}
     meta["failed"] = [f["reason"] for f in report["failed"]]
     meta["partitions_added"] = len(new)
+    # What the compile sensor requests runs for: new and changed papers, nothing else.
+    meta["to_compile"] = sorted(set(new) | set(report["changed_ids"]))
     return MaterializeResult(metadata=clean_metadata(meta))

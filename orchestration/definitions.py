@@ -10,17 +10,17 @@ warnings.filterwarnings("ignore", message=".*is currently in beta.*")
 from dagster import Definitions  # noqa: E402
 
 from .graph import ASSETS, CHECKS  # noqa: E402
-from .jobs import compile_papers_job, organise_job  # noqa: E402
+from .jobs import compile_papers_job, ingest_job, organise_job  # noqa: E402
 from .run import resources_for  # noqa: E402
 
 __all__ = ["ASSETS", "CHECKS", "defs"]
-from .sensors import refresh_sources_schedule, watched_folder_sensor  # noqa: E402
+from .sensors import compile_ingested_sensor, refresh_sources_schedule, watched_folder_sensor  # noqa: E402
 
 defs = Definitions(
     assets=ASSETS,
     asset_checks=CHECKS,
-    jobs=[compile_papers_job, organise_job],
-    sensors=[watched_folder_sensor],
+    jobs=[ingest_job, compile_papers_job, organise_job],
+    sensors=[watched_folder_sensor, compile_ingested_sensor],
     schedules=[refresh_sources_schedule],
     resources=resources_for(),
 )

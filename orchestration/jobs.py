@@ -1,9 +1,12 @@
-"""Jobs: compile papers (per partition), organise the corpus (L2, L3, recheck)."""
+"""Jobs: ingest sources, compile papers (per partition), organise the corpus (L2, L3, recheck)."""
 
 from dagster import AssetSelection, define_asset_job
 
 from assets.partitions import paper_partitions
 
+ingest_job = define_asset_job(
+    "ingest_sources", selection=AssetSelection.assets("paper_sources"),
+    description="Parse and load the given paths (run config) or the configured sources; new papers become partitions.")
 compile_papers_job = define_asset_job(
     "compile_papers", selection=AssetSelection.assets("source_maps", "l1_facts"), partitions_def=paper_partitions,
     description="Source maps and L1 facts for the requested paper partitions.")
