@@ -8,15 +8,27 @@ as tool errors with one clear line.
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
+from .models import FactType as FactTypeEnum
 from .store import Store, register
 from .views.views import View, compare, expand, open_kb, refresh, render, retrieve, select, synthesize
 
 K = Annotated[int, Field(ge=1, le=200, description="number of items, 1 to 200")]
 BUDGET = Annotated[int, Field(ge=100, le=100_000, description="characters of rendered output")]
+VIEW = Annotated[dict, Field(description="a view as returned by retrieve_view (its `view` field)")]
+Layer = Literal["sentence", "fact", "entity", "assignment", "relation", "synthesis"]
+Follow = Literal["evidence", "basis", "relations", "mentions", "categories"]
+Dimension = Literal["dataset", "metric", "conditions", "paper", "subject", "verification"]
+Verification = Literal["unverified", "passed", "failed", "unresolved"]
+FactType = Literal[tuple(t.value for t in FactTypeEnum)]  # type: ignore[valid-type]
+MODE = Annotated[Literal["view", "fulltext"], Field(description="view: the paper's compiled objects within a budget; "
+                                                                "fulltext: the whole paper")]
+BACKEND = Annotated[Literal["offline", "openai"], Field(description="offline: learned models and rules; openai: the "
+                                                                    "configured OpenAI-compatible model (configs/backends.yaml)")]
+PAPERS = Annotated[list[str], Field(min_length=1, description="paper ids as in locators, e.g. A00-1031")]
 
 
 def _clear_errors(fn):
@@ -37,6 +49,10 @@ def _clear_errors(fn):
 
 def build_server(store_dir: str | None = None):
     from mcp.server.mcpserver import MCPServer
+    from mcp.types import ToolAnnotations
+
+    reads = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
+    asks = ToolAnnotations(read_only_hint=True, destructive_hint=False, open_world_hint=True)  # may call the configured LLM
 
     store = Store(store_dir)
     kb = open_kb(store)
@@ -46,32 +62,45 @@ def build_server(store_dir: str | None = None):
     def out(view: View, budget: int = 4000) -> dict[str, Any]:
         return {"view": view.model_dump(mode="json"), "rendered": render(view, budget=budget)}
 
-    @server.tool(description="Hybrid (BM25 + dense, RRF) retrieval over layers: sentence, fact, entity, assignment, relation, synthesis.")
+    @server.tool(description="Hybrid (BM25 + dense, RRF) retrieval over layers: sentence, fact, entity, assignment, relation, synthesis.",
+                 annotations=reads)
     @_clear_errors
-    def retrieve_view(query: str, layers: list[str] | None = None, k: K = 10, budget: BUDGET = 4000) -> dict[str, Any]:
+    def retrieve_view(query: Annotated[str, Field(description="what to look for, in words")],
+                      layers: Annotated[list[Layer] | None, Field(description="kinds of object to search (default: fact, "
+                                                                                "entity, synthesis, sentence)")] = None,
+                      k: K = 10, budget: BUDGET = 4000) -> dict[str, Any]:
         return out(retrieve(kb, query, tuple(layers or ("fact", "entity", "synthesis", "sentence")), k), budget)
 
-    @server.tool(description="Filter a view by kinds, papers, verification, lifecycle, category, fact types or text.")
+    @server.tool(description="Filter a view by kinds, papers, verification, category, fact types or text.", annotations=reads)
     @_clear_errors
-    def select_view(view: dict, kinds: list[str] | None = None, papers: list[str] | None = None,
-                    verification: list[str] | None = None, category: str | None = None, fact_types: list[str] | None = None,
-                    text: str | None = None) -> dict[str, Any]:
+    def select_view(view: VIEW, kinds: Annotated[list[Layer] | None, Field(description="keep these kinds")] = None,
+                    papers: Annotated[list[str] | None, Field(description="keep items of these paper ids")] = None,
+                    verification: Annotated[list[Verification] | None, Field(description="keep these verification statuses")] = None,
+                    category: Annotated[str | None, Field(description="keep entities assigned to this taxonomy category id")] = None,
+                    fact_types: Annotated[list[FactType] | None, Field(description="keep facts of these types")] = None,
+                    text: Annotated[str | None, Field(description="keep items whose text contains this")] = None) -> dict[str, Any]:
         return out(select(View.model_validate(view), kinds=kinds, papers=papers, verification=verification,
                           category=category, fact_types=fact_types, text=text))
 
-    @server.tool(description="Follow evidence, basis, relations, mentions or categories from a view's items.")
+    @server.tool(description="Follow evidence, basis, relations, mentions or categories from a view's items.", annotations=reads)
     @_clear_errors
-    def expand_view(view: dict, follow: list[str] | None = None, neighbours: int = 0) -> dict[str, Any]:
+    def expand_view(view: VIEW, follow: Annotated[list[Follow] | None, Field(description="links to follow (default: evidence)")] = None,
+                    neighbours: Annotated[int, Field(ge=0, le=5, description="sentences either side of each evidence sentence")] = 0
+                    ) -> dict[str, Any]:
         return out(expand(kb, View.model_validate(view), tuple(follow or ("evidence",)), neighbours))
 
-    @server.tool(description="Align a view's findings along dimensions (dataset, metric, conditions); no ranking.")
+    @server.tool(description="Align a view's findings along dimensions (dataset, metric, conditions); no ranking.", annotations=reads)
     @_clear_errors
-    def compare_view(view: dict, dimensions: list[str] | None = None) -> dict[str, Any]:
+    def compare_view(view: VIEW, dimensions: Annotated[list[Dimension] | None, Field(description="default: dataset, metric, "
+                                                                                                "conditions")] = None) -> dict[str, Any]:
         return compare(View.model_validate(view), tuple(dimensions or ("dataset", "metric", "conditions"))).model_dump(mode="json")
 
-    @server.tool(description="Draft a candidate synthesis from a view's facts; register=true sends it through the gate.")
+    @server.tool(description="Draft a candidate synthesis from a view's facts; register_candidate=true sends it through the gate "
+                             "(which verifies it and keeps every earlier version).",
+                 annotations=ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=True, open_world_hint=False))
     @_clear_errors
-    def synthesize_view(view: dict, question: str, register_candidate: bool = False) -> dict[str, Any]:
+    def synthesize_view(view: VIEW, question: Annotated[str, Field(description="the synthesis's scope, as a question")],
+                        register_candidate: Annotated[bool, Field(description="register it in the store")] = False) -> dict[str, Any]:
         # The client's view says which objects; their text is read from the store, never from the client.
         cand = synthesize(refresh(kb, View.model_validate(view)), question)
         result: dict[str, Any] = {"candidate": cand.model_dump(mode="json"), "id": cand.id}
@@ -80,23 +109,34 @@ def build_server(store_dir: str | None = None):
             result["registration"] = {"status": o.status, "version": o.version, "reason": o.reason}
         return result
 
-    @server.tool(description="Answer a question from one or more papers, citing sentence locators (mode: view or fulltext).")
+    def client_for(backend: str):
+        from .llm.client import configured_client
+
+        return configured_client(store.home) if backend == "openai" else None
+
+    @server.tool(description="Answer a question from one or more papers, citing sentence locators.", annotations=asks)
     @_clear_errors
-    def ask(question: str, papers: list[str], mode: str = "view") -> dict[str, Any]:
+    def ask(question: Annotated[str, Field(description="the question")], papers: PAPERS, mode: MODE = "view",
+            backend: BACKEND = "offline") -> dict[str, Any]:
         from .tasks.qa import answer_question
 
-        return answer_question(kb, question, papers, mode=mode, embedder=kb.embedder).model_dump(mode="json")
+        return answer_question(kb, question, papers, mode=mode, embedder=kb.embedder, client=client_for(backend)).model_dump(mode="json")
 
-    @server.tool(description="Verify a claim against a cited paper: SUPPORT / CONTRADICT / NOT ENOUGH INFO with rationale.")
+    @server.tool(description="Verify a claim against a cited paper: SUPPORT / CONTRADICT / NOT ENOUGH INFO with rationale.",
+                 annotations=asks)
     @_clear_errors
-    def verify_claim(claim: str, paper: str, mode: str = "view") -> dict[str, Any]:
+    def verify_claim(claim: Annotated[str, Field(description="the claim as a citing paper states it")],
+                     paper: Annotated[str, Field(description="the cited paper's id")], mode: MODE = "view",
+                     backend: BACKEND = "offline") -> dict[str, Any]:
         from .tasks.claims import verify_claim as run
 
-        return run(kb, claim, paper, mode=mode, embedder=kb.embedder).model_dump(mode="json")
+        return run(kb, claim, paper, mode=mode, embedder=kb.embedder, client=client_for(backend)).model_dump(mode="json")
 
-    @server.tool(description="One stored object with its evidence sentences, versions and what cites it.")
+    @server.tool(description="One stored object with its evidence sentences, versions and what cites it.", annotations=reads)
     @_clear_errors
-    def show(object_id: str, version: int | None = None) -> dict[str, Any]:
+    def show(object_id: Annotated[str, Field(description="an object id (fact-…, entity-…) or a paper id")],
+             version: Annotated[int | None, Field(ge=1, description="an earlier version (default: the current one)")] = None
+             ) -> dict[str, Any]:
         from .views.inspect import show_object
 
         return show_object(store, object_id, version)

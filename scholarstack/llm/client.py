@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import time
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
@@ -65,6 +65,31 @@ class LLMConfig(BaseModel):
     timeout_s: float = 120.0
     temperature: float = 0.0
     max_tokens: int = 512
+
+
+def backend_config() -> dict[str, Any]:
+    """configs/backends.yaml: the default backend and the openai section's overrides."""
+    import yaml
+
+    from ..settings import CONFIG_DIR
+
+    return yaml.safe_load((CONFIG_DIR / "backends.yaml").read_text()) or {}
+
+
+def configured_openai() -> dict[str, Any]:
+    """The openai backend's settings: configs/backends.yaml's section, then SCHOLARSTACK_LLM_* (the
+    client's defaults fill the rest). Extraction keys (window, max_windows) are kept for the caller."""
+    from ..settings import settings
+
+    env = settings()
+    cfg = {k: v for k, v in (backend_config().get("openai") or {}).items() if v is not None}
+    return cfg | {k: v for k, v in (("base_url", env.llm_base_url), ("model", env.llm_model), ("api_key", env.llm_api_key)) if v}
+
+
+def configured_client(store_home: str | Path) -> LLMClient:
+    """A client for the openai backend as configured, caching under the store."""
+    cfg = configured_openai()
+    return LLMClient(LLMConfig(**{k: v for k, v in cfg.items() if k in LLMConfig.model_fields}), cache_dir=Path(store_home) / "llm_cache")
 
 
 class LLMClient:

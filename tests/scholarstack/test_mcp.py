@@ -21,8 +21,15 @@ def test_mcp_tools_over_stdio(compiled_sample, monkeypatch):
         params = StdioServerParameters(command=sys.executable, args=["-m", "scholarstack.cli", "mcp", "--store", str(compiled_sample)],
                                        env={"SCHOLARSTACK_EMBEDDER": "tfidf", "PATH": "/usr/bin:/bin", "HF_HUB_OFFLINE": "1"})
         async with Client(params) as client:
-            names = {t.name for t in (await client.list_tools()).tools}
-            assert {"retrieve_view", "select_view", "expand_view", "compare_view", "synthesize_view", "ask", "verify_claim", "show"} <= names
+            tools = {t.name: t for t in (await client.list_tools()).tools}
+            assert {"retrieve_view", "select_view", "expand_view", "compare_view", "synthesize_view", "ask", "verify_claim", "show"} <= set(tools)
+            # Fixed choices are enums, every parameter says what it is, and the hints say what a tool may change.
+            ask_params = tools["ask"].input_schema["properties"]
+            assert ask_params["mode"]["enum"] == ["view", "fulltext"] and ask_params["backend"]["enum"] == ["offline", "openai"]
+            assert all(p.get("description") for t in tools.values() for p in t.input_schema["properties"].values())
+            assert tools["retrieve_view"].annotations.read_only_hint and not tools["synthesize_view"].annotations.read_only_hint
+            bad_layer = await client.call_tool("retrieve_view", {"query": "taggers", "layers": ["facts"]})
+            assert bad_layer.is_error
             got = _payload(await client.call_tool("retrieve_view", {"query": "tagging accuracy on the Penn Treebank", "k": 6}))
             view = got["view"]
             assert view["items"] and "@" in got["rendered"]
