@@ -32,9 +32,11 @@ demo: $(STAMP)
 test: $(STAMP)
 	$(BIN)/pytest -q -p no:cacheprovider
 
+# The UI shares the store's Dagster instance, so runs started from the CLI (`scholarstack compile`) show there too.
+STORE ?= .scholarstack
 dev: $(STAMP)
-	mkdir -p .dagster_home && printf 'telemetry:\n  enabled: false\n' > .dagster_home/dagster.yaml
-	DAGSTER_HOME=$(CURDIR)/.dagster_home $(BIN)/dagster dev -w workspace.yaml
+	mkdir -p $(STORE)/dagster && test -f $(STORE)/dagster/dagster.yaml || printf 'telemetry:\n  enabled: false\n' > $(STORE)/dagster/dagster.yaml
+	DAGSTER_HOME=$(abspath $(STORE))/dagster SCHOLARSTACK_HOME=$(abspath $(STORE)) $(BIN)/dagster dev -w workspace.yaml
 
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks.registry_bench
