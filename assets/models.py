@@ -62,8 +62,9 @@ def evidence_localiser(context: AssetExecutionContext) -> MaterializeResult:
 
 @asset(group_name="models", kinds={"sklearn", "duckdb"}, deps=[retrieval_query_adapter],
        description="Paper ranker for literature retrieval: a logistic model over the retriever's rankings (full text, "
-                   "dense, L1/L2/L3, citing sentences, query adapter, citation prior), trained on ACL ScisummNet citing "
-                   "sentences against the store's compiled ACL corpus, with the adapter cross-fitted by citing paper.")
+                   "dense, L1/L2/L3, citing sentences, query adapter, citation prior) and their agreement, trained on ACL "
+                   "ScisummNet citing sentences against the store's compiled ACL corpus (papers later than the citing one left "
+                   "out), with the adapter cross-fitted by citing paper.")
 def retrieval_ranker(context: AssetExecutionContext, store: StoreResource) -> MaterializeResult:
     import json
 

@@ -85,10 +85,13 @@ def eval_retrieval(store: Store, data: Path | None = None, limit: int | None = N
     (that plus citation evidence: other papers' citing sentences, the query adapter, the citation
     prior), both fused by the learned ranker, and `_rrf` (the same rankings fused by fixed-weight
     RRF). A query's own citing paper is left out of the citation evidence, and the adapter and the
-    ranker are cross-fitted by citing paper, so no query sees itself."""
+    ranker are cross-fitted by citing paper, so no query sees itself. The scholarstack systems know
+    the request's year (the citing paper's, which its ACL id carries) and leave out later papers, as
+    a user writing a paper would ask; `_undated` are the learned ones without that."""
     from scholarstack.ingest.citations import contexts_from_store, load_contexts
+    from scholarstack.ingest.records import anthology_year
     from scholarstack.tasks.retrieval import (StoreRetriever, bm25_rank, corpus_from_store, dense_rank,
-                                              fulltext_bm25_rank, fulltext_hybrid_rank, fuse, hybrid_rank)
+                                              fulltext_bm25_rank, fulltext_hybrid_rank, fuse, hybrid_rank, published_by)
 
     root = shared_data_dir() / "acl_scisummnet"
     data = Path(data) if data else root / "citances_dev.jsonl"
@@ -109,15 +112,24 @@ def eval_retrieval(store: Store, data: Path | None = None, limit: int | None = N
     full = cited_retriever(store, corpus, emb, contexts)
     # The store-based systems' rankings, once per request (timed); fused by RRF (the `_rrf` systems)
     # and by the learned ranker, cross-fitted by citing paper like the adapter.
-    ranked_content = [_timed(lambda q=q: content.rankings(q["query"])) for q in queries]
-    ranked_full = [_timed(lambda q=q: full.rankings(q["query"], citing_paper=q["citing_paper_id"])) for q in queries]
-    rankers = cross_fitted_rankers([(rk, q["cited_paper_id"], q["citing_paper_id"]) for (rk, _), q in zip(ranked_full, queries)])
+    undated_content = [_timed(lambda q=q: content.rankings(q["query"])) for q in queries]
+    undated_full = [_timed(lambda q=q: full.rankings(q["query"], citing_paper=q["citing_paper_id"])) for q in queries]
+
+    def dated(pre):
+        return [(published_by(rk, corpus.years, anthology_year(q["citing_paper_id"])), secs) for (rk, secs), q in zip(pre, queries)]
+
+    ranked_content, ranked_full = dated(undated_content), dated(undated_full)
+
+    def samples(pre):
+        return [(rk, q["cited_paper_id"], q["citing_paper_id"]) for (rk, _), q in zip(pre, queries)]
+
+    rankers = {True: cross_fitted_rankers(samples(ranked_full)), False: cross_fitted_rankers(samples(undated_full))}  # by dated
     row = {id(q): i for i, q in enumerate(queries)}
 
-    def fused(pre, learned: bool):
+    def fused(pre, learned: bool, is_dated: bool = True):
         def rank(q):
             rk, secs = pre[row[id(q)]]
-            ranked, more = _timed(lambda: rankers[CrossFitAdapter.fold(q["citing_paper_id"])].rank(rk) if learned
+            ranked, more = _timed(lambda: rankers[is_dated][CrossFitAdapter.fold(q["citing_paper_id"])].rank(rk) if learned
                                   else fuse(rk, StoreRetriever.WEIGHTS))
             return ranked, secs + more
         return rank
@@ -130,7 +142,9 @@ def eval_retrieval(store: Store, data: Path | None = None, limit: int | None = N
         "hybrid_fulltext": lambda q: fulltext_hybrid_rank(corpus, q["query"], emb, 100),
     }
     timed_systems = {"scholarstack_content_rrf": fused(ranked_content, False), "scholarstack_content": fused(ranked_content, True),
-                     "scholarstack_rrf": fused(ranked_full, False), "scholarstack": fused(ranked_full, True)}
+                     "scholarstack_content_undated": fused(undated_content, True, False),
+                     "scholarstack_rrf": fused(ranked_full, False), "scholarstack": fused(ranked_full, True),
+                     "scholarstack_undated": fused(undated_full, True, False)}
     if layer_ablation:
         for layers in ("L1", "L1+L2"):
             systems[f"scholarstack_content_{layers}"] = (lambda r: lambda q: r.rank(q["query"]))(StoreRetriever(store, corpus, emb, layers))

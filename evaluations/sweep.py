@@ -96,8 +96,10 @@ def data_version(benchmark: str) -> str:
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()[:12] if parts else "none"
 
 
-def run_config(cfg: Config, eval_store: Store, run_id: str, client=None, progress: bool = False, compiler=None) -> dict[str, Any]:
-    """`compiler`: the orchestration's in-process compile (evaluations.benchmarks.Compiler)."""
+def run_config(cfg: Config, eval_store: Store, run_id: str, client=None, progress: bool = False, compiler=None,
+               results: Store | None = None) -> dict[str, Any]:
+    """`compiler`: the orchestration's in-process compile (evaluations.benchmarks.Compiler);
+    `results`: where the result is kept (default the store it ran on)."""
     from .benchmarks import BENCHMARKS
 
     kwargs = dict(cfg.params) | {"progress": progress, "compiler": compiler}
@@ -106,7 +108,7 @@ def run_config(cfg: Config, eval_store: Store, run_id: str, client=None, progres
     if cfg.benchmark in ANSWERING:
         kwargs["client"] = client
     result = BENCHMARKS[cfg.benchmark](eval_store, **kwargs)
-    save_result(eval_store, cfg, result, run_id)
+    save_result(results or eval_store, cfg, result, run_id)
     return result
 
 

@@ -147,12 +147,12 @@ def cmd_find_papers(args: argparse.Namespace) -> int:
     from .index.embed import make_embedder
     from .tasks.retrieval import find_papers
 
-    found = find_papers(_store(args), args.query, make_embedder("minilm"), k=args.k)
+    found = find_papers(_store(args), args.query, make_embedder("minilm"), k=args.k, before=args.before)
     if args.json:
         _print_json(found)
     else:
         for i, p in enumerate(found, 1):
-            print(f"{i:3d}. {p['paper_id']}  {p['title'][:100]}")
+            print(f"{i:3d}. {p['paper_id']}  {p['year'] or '    '}  {p['title'][:100]}")
     return 0
 
 
@@ -190,9 +190,9 @@ def cmd_retrieve(args: argparse.Namespace) -> int:
 def _client(args: argparse.Namespace, store):
     if args.backend != "openai":
         return None
-    from orchestration.resources_env import local_resources
+    from .llm.client import configured_client
 
-    return local_resources(str(store.home), "openai")["llm"].client(store)
+    return configured_client(store.home)
 
 
 def cmd_ask(args: argparse.Namespace) -> int:
@@ -351,20 +351,25 @@ def cmd_mcp(args: argparse.Namespace) -> int:
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
-    from evaluations.benchmarks import BENCHMARKS
+    """Like one configuration of a sweep (the same options), stored with the sweeps' results as sweep
+    `eval`, so `report --sweep eval` shows it."""
+    from evaluations.sweep import ANSWERING, BUDGETED, Config, run_config
     from orchestration.run import compile_store
 
+    from .store import Store, new_run_id
+
     store = _store(args)
-    kwargs = {"data": args.data, "limit": args.limit, "progress": not args.json, "compiler": compile_store}
-    if args.embedder:
-        kwargs["embedder"] = args.embedder
-    if args.benchmark in ("claims", "qa"):
-        kwargs["client"] = _client(args, store)
-    result = BENCHMARKS[args.benchmark](store, **kwargs)
+    if args.budget and args.benchmark not in BUDGETED:
+        raise ValueError(f"--budget applies to {', '.join(sorted(BUDGETED))}, not {args.benchmark} (it reads what it needs)")
+    params = {k: v for k, v in (("data", args.data), ("limit", args.limit), ("embedder", args.embedder)) if v is not None}
+    cfg = Config("eval", args.benchmark, args.backend if args.benchmark in ANSWERING else "offline", args.budget, params)
+    client = _client(args, store) if args.benchmark in ANSWERING else None
+    result = run_config(cfg, store, new_run_id(), client, progress=not args.json, compiler=compile_store,
+                        results=Store(store.home / "evals"))
     if args.json:
         _print_json(result)
         return 0
-    print(f"{result['benchmark']}: n={result['n']}")
+    print(f"{result['benchmark']}: n={result['n']} (saved as {cfg.key}; `scholarstack report --sweep eval` plots it)")
     metrics = list(next(iter(result["systems"].values())))
     print("| system | " + " | ".join(metrics) + " |\n|---|" + "---|" * len(metrics))
     for name, row in result["systems"].items():
@@ -409,6 +414,8 @@ def build_parser() -> argparse.ArgumentParser:
     sp = add("find-papers", cmd_find_papers, "rank the store's papers for a request (e.g. a citing sentence)")
     sp.add_argument("query")
     sp.add_argument("--k", type=positive_int, default=10)
+    sp.add_argument("--before", type=positive_int, default=None, metavar="YEAR",
+                    help="only papers published in or before YEAR (e.g. the year of the paper you are writing)")
     sp = add("compile", cmd_compile, "materialise source maps, L1, L2, L3 and the index (Dagster, in-process)")
     sp.add_argument("--backend", choices=["offline", "openai"], default="offline")
     sp.add_argument("--papers", nargs="*", default=None, help="only these paper ids (default: all ingested)")
@@ -436,6 +443,7 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--limit", type=positive_int, default=None, help="at most N items, spread evenly over the file")
     sp.add_argument("--embedder", choices=["minilm", "tfidf"], default=None)
     sp.add_argument("--backend", choices=["offline", "openai"], default="offline")
+    sp.add_argument("--budget", type=positive_int, default=None, help="context tokens per question (qa; default 4000, as the sweeps)")
     add("mcp", cmd_mcp, "serve the views and tasks as MCP tools over stdio")
     sp = add("search", cmd_search, "deep literature search: keyword queries, citation-graph expansion, re-ranking")
     sp.add_argument("query", nargs="?", default=None)

@@ -22,7 +22,7 @@ from ..models.common import stable_hash
 from ..store import Store, StoreError, new_run_id
 from .corpora import corpus_reader
 from .parsers import ParseError, parse_file
-from .records import PaperRecord, max_paper_chars, safe_paper_id
+from .records import PaperRecord, anthology_year, max_paper_chars, safe_paper_id
 
 RAW_SCHEMA = "raw"
 
@@ -193,6 +193,15 @@ def raw_record(store: Store, paper_id: str) -> PaperRecord:
     if not rows:
         raise LookupError(f"paper {paper_id!r} was never ingested into {store.home} (run `scholarstack ingest`)")
     return PaperRecord.model_validate_json(rows[0][0])
+
+
+def paper_years(store: Store) -> dict[str, int]:
+    """Each ingested paper's publication year: the record's, else the one its ACL Anthology id carries."""
+    if not store.table_exists(RAW_SCHEMA, "papers"):
+        return {}
+    rows = store.query(f"SELECT paper_id, TRY_CAST(json_extract_string(record, '$.year') AS INTEGER) FROM {RAW_SCHEMA}.papers")
+    years = {pid: y if y is not None else anthology_year(pid) for pid, y in rows}
+    return {pid: y for pid, y in years.items() if y is not None}
 
 
 def raw_paper_ids(store: Store) -> list[str]:

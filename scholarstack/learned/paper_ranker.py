@@ -3,9 +3,11 @@ L1 facts, L2 expansion and entities, L3 studies, citing sentences lexical and de
 adapter, the citation-count prior) into one, in place of fixed-weight reciprocal-rank fusion.
 
 A candidate is any paper in the top 50 of some ranking; its features are, per ranking, the
-reciprocal rank, whether it is in the top 10 and whether it is there at all. A logistic model over
-them is trained on citing sentences (the request) and the paper they cite (the one relevant
-candidate). Two variants: `content` (the papers' own text and layers) and `citations` (everything).
+reciprocal rank, the log rank, whether it is first, in the top 3, in the top 10 and there at all,
+and across rankings how many put it in their top 10 (agreement, which a linear model over single
+rankings cannot see). A logistic model over them is trained on citing sentences (the request) and
+the paper they cite (the one relevant candidate). Two variants: `content` (the papers' own text
+and layers) and `citations` (everything).
 Weights are plain JSON (a few KB), committed.
 """
 
@@ -30,16 +32,25 @@ def variant(rankings: dict[str, list[str]]) -> str:
     return "citations" if CITATION_EVIDENCE & set(rankings) else "content"
 
 
+PER_RANKING = 6
+LOG_DEPTH = float(np.log(101))
+
+
 def features(rankings: dict[str, list[str]]) -> tuple[list[str], np.ndarray]:
     """(candidates, one row of features per candidate)."""
     cands = list(dict.fromkeys(p for n in NAMES for p in rankings.get(n, [])[:DEPTH]))
     pos = {n: {p: i for i, p in enumerate(rankings.get(n, []))} for n in NAMES}
-    X = np.zeros((len(cands), 3 * len(NAMES)), dtype=np.float32)
+    X = np.zeros((len(cands), PER_RANKING * len(NAMES) + 3), dtype=np.float32)
     for i, p in enumerate(cands):
+        top10, rr = 0, 0.0
         for j, n in enumerate(NAMES):
             r = pos[n].get(p)
             if r is not None:
-                X[i, 3 * j:3 * j + 3] = (1.0 / (1 + r), float(r < 10), 1.0)
+                X[i, PER_RANKING * j:PER_RANKING * (j + 1)] = (1.0 / (1 + r), 1.0 - np.log1p(r) / LOG_DEPTH, float(r == 0),
+                                                               float(r < 3), float(r < 10), 1.0)
+                top10 += r < 10
+                rr += 1.0 / (1 + r)
+        X[i, -3:] = (top10 / len(NAMES), rr, float(top10 >= 3))
     return cands, X
 
 
@@ -79,7 +90,7 @@ def train(samples: list[tuple[dict[str, list[str]], str]], seed: int = 0) -> tup
     from sklearn.linear_model import LogisticRegression
 
     started = time.perf_counter()
-    models, card = {}, {"model": "paper ranker: logistic over reciprocal ranks of the retriever's rankings",
+    models, card = {}, {"model": "paper ranker: logistic over rank features of the retriever's rankings and their agreement",
                         "features": list(NAMES), "depth": DEPTH, "requests": len(samples), "seed": seed}
     for name in ("content", "citations"):
         Xs, ys = [], []
@@ -100,10 +111,14 @@ def train(samples: list[tuple[dict[str, list[str]], str]], seed: int = 0) -> tup
 def train_from_retriever(retriever, requests: list[dict], out: Path = WEIGHTS, seed: int = 0, log=None) -> dict[str, Any]:
     """Train on a retriever's rankings (tasks.retrieval.StoreRetriever with citation evidence) for
     `requests` ({"query", "cited_paper_id", "citing_paper_id"}); each request's own citing paper is
-    left out of the citation evidence, as in use. Writes the weights; returns the model card."""
+    left out of the citation evidence, and papers later than it are left out, as in use (the year
+    its id carries). Writes the weights; returns the model card."""
+    from ..ingest.records import anthology_year
+
     samples = []
     for i, r in enumerate(requests):
-        samples.append((retriever.rankings(r["query"], citing_paper=r["citing_paper_id"]), r["cited_paper_id"]))
+        citing = r["citing_paper_id"]
+        samples.append((retriever.rankings(r["query"], citing_paper=citing, before=anthology_year(citing)), r["cited_paper_id"]))
         if log and i % 500 == 0:
             log(f"paper ranker: rankings for {i}/{len(requests)} requests")
     ranker, card = train(samples, seed=seed)

@@ -28,6 +28,7 @@ class PaperCorpus:
     ids: list[str]
     texts: list[str]  # title + abstract
     full: list[str] | None = None  # every citable sentence (falls back to texts)
+    years: dict[str, int] = field(default_factory=dict)  # publication years where known
     _bm25: BM25 | None = None
     _full_bm25: BM25 | None = None
     _dense: dict[str, np.ndarray] = field(default_factory=dict)
@@ -49,12 +50,14 @@ class PaperCorpus:
 
 
 def corpus_from_store(store: Store) -> PaperCorpus:
-    """Titles and abstracts (and full texts) of every paper with a current source map."""
+    """Titles and abstracts (and full texts) of every paper with a current source map, and their years."""
+    from ..ingest.catalog import paper_years
+
     rows = store.query("SELECT paper_id, list(text ORDER BY sid) FILTER (WHERE section IN ('title', 'abstract') OR sid <= 6), "
                        "list(text ORDER BY sid) FILTER (WHERE kind IN ('prose', 'caption', 'table_row', 'heading')) "
                        "FROM sentences WHERE is_current GROUP BY paper_id ORDER BY paper_id")
     return PaperCorpus(ids=[r[0] for r in rows], texts=[" ".join(r[1] or []) for r in rows],
-                       full=[" ".join(r[2] or r[1] or []) for r in rows])
+                       full=[" ".join(r[2] or r[1] or []) for r in rows], years=paper_years(store))
 
 
 def bm25_rank(corpus: PaperCorpus, query: str, k: int = 100) -> list[str]:
@@ -164,9 +167,10 @@ class StoreRetriever:
     WEIGHTS = {"fulltext_bm25": 1.5, "dense": 1.0, "citations": 1.0, "citations_dense": 1.0, "adapter": 1.0, "facts": 1.0,
                "expanded": 0.5, "entities": 0.25, "syntheses": 0.1, "cited_by": 0.0}
 
-    def rankings(self, query: str, k: int = 100, citing_paper: str | None = None) -> dict[str, list[str]]:
+    def rankings(self, query: str, k: int = 100, citing_paper: str | None = None, before: int | None = None) -> dict[str, list[str]]:
         """Every ranking the retriever fuses, by name. `citing_paper`: the paper the request comes
-        from; its own citing sentences are not used."""
+        from; its own citing sentences are not used. `before`: the request's year (a paper being
+        written then); papers published later are left out."""
         # The request as written leads; L2's alias expansion and shared entities are extra, weaker
         # rankings, so a noisy alias can add candidates but not push the literal matches down.
         expanded, named = self.plan(query) if "L2" in self.layers else (query, [])
@@ -196,11 +200,18 @@ class StoreRetriever:
             studies = [p for i, _ in hits for p in self.syntheses[i][1]]
             if studies:
                 out["syntheses"] = list(dict.fromkeys(studies))[:k]
-        return out
+        return published_by(out, self.corpus.years, before)
 
-    def rank(self, query: str, k: int = 100, citing_paper: str | None = None) -> list[str]:
-        rankings = self.rankings(query, k, citing_paper)
+    def rank(self, query: str, k: int = 100, citing_paper: str | None = None, before: int | None = None) -> list[str]:
+        rankings = self.rankings(query, k, citing_paper, before)
         return self.ranker.rank(rankings, k) if self.ranker is not None else fuse(rankings, self.WEIGHTS, k)
+
+
+def published_by(rankings: dict[str, list[str]], years: dict[str, int], year: int | None) -> dict[str, list[str]]:
+    """Each ranking without the papers published after `year` (papers of unknown year stay)."""
+    if year is None:
+        return rankings
+    return {name: [p for p in ranked if years.get(p, year) <= year] for name, ranked in rankings.items()}
 
 
 def fuse(rankings: dict[str, list[str]], weights: dict[str, float], k: int = 100) -> list[str]:
@@ -208,10 +219,10 @@ def fuse(rankings: dict[str, list[str]], weights: dict[str, float], k: int = 100
     return [d for d, _ in rrf([rankings[n] for n in names], k=60, weights=[weights[n] for n in names])][:k]
 
 
-def find_papers(store: Store, query: str, embedder, k: int = 10) -> list[dict[str, str]]:
+def find_papers(store: Store, query: str, embedder, k: int = 10, before: int | None = None) -> list[dict[str, str]]:
     """The store's papers ranked for a request, with everything the store knows: full text, layers,
     stored citation contexts, (for the corpus it was trained on) the query adapter, fused by the
-    learned ranker."""
+    learned ranker. `before`: only papers published by that year."""
     from ..ingest.citations import contexts_from_store
     from ..learned import paper_ranker
     from ..learned.query_adapter import for_corpus
@@ -221,7 +232,7 @@ def find_papers(store: Store, query: str, embedder, k: int = 10) -> list[dict[st
     citations = CitationIndex(contexts, set(corpus.ids), _CachedVectors(embedder, store.home / "vectors")) if contexts else None
     retriever = StoreRetriever(store, corpus, embedder, citations=citations, adapter=for_corpus(corpus.ids), ranker=paper_ranker.load())
     titles = dict(store.query("SELECT paper_id, text FROM sentences WHERE is_current AND sid = 0"))
-    return [{"paper_id": p, "title": titles.get(p, "")} for p in retriever.rank(query, k)]
+    return [{"paper_id": p, "title": titles.get(p, ""), "year": corpus.years.get(p)} for p in retriever.rank(query, k, before=before)]
 
 
 class _CachedVectors:

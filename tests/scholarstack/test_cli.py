@@ -82,3 +82,17 @@ def test_citations_and_find_papers(compiled_sample, copy_store, tmp_path, capsys
     assert len(list((home / "vectors").glob("texts-*.npy"))) == 1  # the citing sentences' vectors, kept for the next call
     code, again, _ = run(capsys, "find-papers", "trigram tagger with suffix tries for unknown words", "--k", "3", "--store", str(home))
     assert code == 0 and again == out
+    code, dated, _ = run(capsys, "find-papers", "trigram tagger with suffix tries for unknown words", "--before", "1999", "--store", str(home))
+    years = [int(line.split()[2]) for line in dated.splitlines()]
+    assert code == 0 and "A00-1031" not in dated and years and max(years) <= 1999
+
+
+def test_eval_is_kept_with_the_sweeps_and_reported(compiled_sample, copy_store, capsys):
+    home = copy_store(compiled_sample).home
+    code, out, _ = run(capsys, "eval", "store_fidelity", "--store", str(home))
+    assert code == 0 and "saved as eval.store_fidelity.offline" in out
+    code, out, _ = run(capsys, "report", "--sweep", "eval", "--store", str(home), "--json")
+    report = json.loads(out)
+    assert code == 0 and report["configs"] == 1
+    code, _, err = run(capsys, "eval", "claims", "--budget", "500", "--store", str(home))
+    assert code != 0 and "--budget applies to qa, not claims" in err

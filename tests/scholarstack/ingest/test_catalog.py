@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import shutil
 
-from scholarstack.ingest.catalog import ingest_paths, raw_paper_ids, raw_record
+from scholarstack.ingest.catalog import ingest_paths, ingest_records, paper_years, raw_paper_ids, raw_record
 from scholarstack.ingest.corpora import read_scifact
-from scholarstack.ingest.records import to_source_map
+from scholarstack.ingest.records import PaperRecord, Section, anthology_year, to_source_map
 from scholarstack.settings import SAMPLE_DIR
 from tests.conftest import need_shared
 
@@ -27,6 +27,16 @@ def test_ingest_sample_then_change_one_file(store, tmp_path):
     assert third["changed_ids"] == ["N18-3011"] and third["unchanged"] == 12
     assert "remarkably good results" in raw_record(store, "N18-3011").model_dump_json()
     assert len(raw_paper_ids(store)) == 13
+
+
+def test_publication_years_from_records_and_anthology_ids(store):
+    assert (anthology_year("P05-1022"), anthology_year("W99-0613"), anthology_year("N18-3011")) == (2005, 1999, 2018)
+    assert anthology_year("scifact-1022") is None and anthology_year("P05-10221") is None
+    text = [Section(title="Intro", text="We test a tagger on the Penn Treebank and report its accuracy.")]
+    ingest_records(store, [PaperRecord(paper_id="P05-1022", source_format="text", source="a", sections=text),
+                           PaperRecord(paper_id="arxiv-1", year=2021, source_format="text", source="b", sections=text),
+                           PaperRecord(paper_id="notes", source_format="text", source="c", sections=text)])
+    assert paper_years(store) == {"P05-1022": 2005, "arxiv-1": 2021}  # "notes" has no known year
 
 
 def test_acl_corpus_keeps_sentence_ids(store):

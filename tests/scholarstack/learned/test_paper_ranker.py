@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from scholarstack.learned.paper_ranker import NAMES, WEIGHTS, features, load, train, variant
+from scholarstack.learned.paper_ranker import NAMES, PER_RANKING, WEIGHTS, features, load, train, variant
 
 
 def sample(rng: random.Random, gold: str) -> dict[str, list[str]]:
@@ -16,11 +16,14 @@ def sample(rng: random.Random, gold: str) -> dict[str, list[str]]:
     return {"fulltext_bm25": bm25, "dense": rng.sample(papers, 40), "citations": [gold] + rng.sample(papers, 10)}
 
 
-def test_features_mark_each_rankings_reciprocal_rank():
+def test_features_mark_each_rankings_ranks_and_their_agreement():
     cands, X = features({"dense": ["A", "B"], "citations": ["B"]})
-    assert cands == ["A", "B"] and X.shape == (2, 3 * len(NAMES))
-    j = NAMES.index("citations")
-    assert list(X[1, 3 * j:3 * j + 3]) == [1.0, 1.0, 1.0] and list(X[0, 3 * j:3 * j + 3]) == [0.0, 0.0, 0.0]
+    assert cands == ["A", "B"] and X.shape == (2, PER_RANKING * len(NAMES) + 3)
+    j, d = NAMES.index("citations") * PER_RANKING, NAMES.index("dense") * PER_RANKING
+    # reciprocal rank, log rank, first, top 3, top 10, present
+    assert list(X[1, j:j + PER_RANKING]) == [1.0, 1.0, 1.0, 1.0, 1.0, 1.0] and not X[0, j:j + PER_RANKING].any()
+    assert X[1, d] == 0.5 and X[1, d + 2] == 0.0 and X[1, d + 3] == 1.0
+    assert list(X[:, -3]) == [1 / len(NAMES), 2 / len(NAMES)]  # B: in two rankings' top 10
     assert variant({"dense": []}) == "content" and variant({"citations": []}) == "citations"
 
 

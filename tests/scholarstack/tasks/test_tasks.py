@@ -8,7 +8,7 @@ from scholarstack.llm.client import LLMClient, LLMConfig
 from scholarstack.store import Store
 from scholarstack.tasks.claims import decide, verify_claim
 from scholarstack.tasks.evidence import score_items
-from scholarstack.tasks.qa import answer_question
+from scholarstack.tasks.qa import answer_question, typed_answer
 from scholarstack.tasks.retrieval import CitationIndex, StoreRetriever, bm25_rank, corpus_from_store, hybrid_rank
 from scholarstack.views.views import ViewItem, open_kb
 
@@ -87,6 +87,19 @@ def test_claim_rules_on_hand_made_evidence():
     assert decide(strong, ranked("Treatment X may increase survival in mice.", strong))[1] == "Overstate"
 
 
+def test_typed_answers_read_distinct_evidence():
+    # A fact and its own sentence are one piece of evidence: the third distinct one still counts.
+    items = [ViewItem(id="f1", kind="fact", text="We compare with the CRF baseline.", locators=["P:3"]),
+             ViewItem(id="P:3", kind="sentence", text="We compare with the CRF baseline [3].", locators=["P:3"]),
+             ViewItem(id="P:5", kind="sentence", text="A second baseline is the BiLSTM tagger.", locators=["P:5"]),
+             ViewItem(id="P:9", kind="sentence", text="The third baseline is a Naive Bayes classifier.", locators=["P:9"])]
+    ranked = score_items("What baselines do they compare to?", items)
+    ranked.sort(key=lambda r: [i.id for i in items].index(r.item.id))
+    answer, used = typed_answer("What baselines do they compare to?", ranked)
+    assert [u.item.locators[0] for u in used] == ["P:3", "P:5", "P:9"]
+    assert "BiLSTM" in answer and "Bayes" in answer  # the third piece of evidence answered too
+
+
 def test_malformed_inputs(kb):
     with pytest.raises(LookupError, match="unknown paper 'nope'"):
         answer_question(kb, "What is TnT?", ["nope"])
@@ -116,6 +129,11 @@ def test_retrievers_rank_corpus_papers(kb):
     assert rankings["citations"][0] == "A00-1031" and rankings["citations_dense"][0] == "A00-1031"
     assert cited.rankings("a trigram tagger", citing_paper="X99-0001")["cited_by"] == ["A92-1018"]  # its own citation left out
     assert "A00-1031" in cited.rank("a trigram tagger with suffix analysis", 3, citing_paper="X99-0002")
+    # A request dated 1999 (a paper written then) gets nothing published later.
+    assert corpus.years["A00-1031"] == 2000 and corpus.years["A92-1018"] == 1992
+    earlier = cited.rank("a trigram tagger with suffix analysis", 10, before=1999)
+    assert earlier and "A00-1031" not in earlier and all(corpus.years.get(p, 0) <= 1999 for p in earlier)
+    assert all(p not in ranked for ranked in cited.rankings("trigram tagger", before=1999).values() for p in ("A00-1031",))
 
 
 @pytest.mark.llm
