@@ -18,8 +18,8 @@ def test_retrieval_benchmark_small(store):
     res = eval_retrieval(store, limit=20, corpus_limit=40, embedder="tfidf", layer_ablation=True, compiler=compile_store)
     assert res["n"] == 20 and res["corpus"] <= 40
     assert set(res["systems"]) == {"bm25", "dense", "hybrid", "bm25_fulltext", "hybrid_fulltext", "scholarstack_content",
-                                   "scholarstack", "scholarstack_content_rrf", "scholarstack_rrf", "scholarstack_content_L1",
-                                   "scholarstack_content_L1+L2"}
+                                   "scholarstack", "scholarstack_content_rrf", "scholarstack_rrf", "scholarstack_content_undated",
+                                   "scholarstack_undated", "scholarstack_content_L1", "scholarstack_content_L1+L2"}
     for row in res["systems"].values():
         assert 0 <= row["recall@1"] <= row["recall@5"] <= row["recall@10"] <= 1
     assert res["systems"]["bm25"]["recall@10"] > 0.3  # citing sentences do name their target's topic
