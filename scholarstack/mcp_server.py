@@ -13,6 +13,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field
 
 from .models import FactType as FactTypeEnum
+from .models import Verification as VerificationEnum
 from .store import Store, register
 from .views.views import View, compare, expand, open_kb, refresh, render, retrieve, select, synthesize
 
@@ -22,7 +23,8 @@ VIEW = Annotated[dict, Field(description="a view as returned by retrieve_view (i
 Layer = Literal["sentence", "fact", "entity", "assignment", "relation", "synthesis"]
 Follow = Literal["evidence", "basis", "relations", "mentions", "categories"]
 Dimension = Literal["dataset", "metric", "conditions", "paper", "subject", "verification"]
-Verification = Literal["unverified", "passed", "failed", "unresolved"]
+# The models' enums as JSON-schema enums, so a client sees the choices.
+Verification = Literal[tuple(v.value for v in VerificationEnum)]  # type: ignore[valid-type]
 FactType = Literal[tuple(t.value for t in FactTypeEnum)]  # type: ignore[valid-type]
 MODE = Annotated[Literal["view", "fulltext"], Field(description="view: the paper's compiled objects within a budget; "
                                                                 "fulltext: the whole paper")]
