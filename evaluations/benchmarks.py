@@ -116,7 +116,7 @@ def eval_retrieval(store: Store, data: Path | None = None, limit: int | None = N
     undated_full = [_timed(lambda q=q: full.rankings(q["query"], citing_paper=q["citing_paper_id"])) for q in queries]
 
     def dated(pre):
-        return [(published_by(rk, corpus.years, anthology_year(q["citing_paper_id"])), secs) for (rk, secs), q in zip(pre, queries)]
+        return [(published_by(rk, full.years, anthology_year(q["citing_paper_id"])), secs) for (rk, secs), q in zip(pre, queries)]
 
     ranked_content, ranked_full = dated(undated_content), dated(undated_full)
 

@@ -195,11 +195,14 @@ def raw_record(store: Store, paper_id: str) -> PaperRecord:
     return PaperRecord.model_validate_json(rows[0][0])
 
 
-def paper_years(store: Store) -> dict[str, int]:
-    """Each ingested paper's publication year: the record's, else the one its ACL Anthology id carries."""
+def paper_years(store: Store, ids: list[str] | None = None) -> dict[str, int]:
+    """Each ingested paper's (or each of `ids`') publication year: the record's, else the one its ACL
+    Anthology id carries."""
     if not store.table_exists(RAW_SCHEMA, "papers"):
         return {}
-    rows = store.query(f"SELECT paper_id, TRY_CAST(json_extract_string(record, '$.year') AS INTEGER) FROM {RAW_SCHEMA}.papers")
+    where, params = ("WHERE list_contains(?, paper_id)", [ids]) if ids is not None else ("", [])
+    rows = store.query(f"SELECT paper_id, TRY_CAST(json_extract_string(record, '$.year') AS INTEGER) FROM {RAW_SCHEMA}.papers {where}",
+                       params)
     years = {pid: y if y is not None else anthology_year(pid) for pid, y in rows}
     return {pid: y for pid, y in years.items() if y is not None}
 

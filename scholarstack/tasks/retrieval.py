@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 
@@ -28,7 +29,6 @@ class PaperCorpus:
     ids: list[str]
     texts: list[str]  # title + abstract
     full: list[str] | None = None  # every citable sentence (falls back to texts)
-    years: dict[str, int] = field(default_factory=dict)  # publication years where known
     _bm25: BM25 | None = None
     _full_bm25: BM25 | None = None
     _dense: dict[str, np.ndarray] = field(default_factory=dict)
@@ -50,14 +50,12 @@ class PaperCorpus:
 
 
 def corpus_from_store(store: Store) -> PaperCorpus:
-    """Titles and abstracts (and full texts) of every paper with a current source map, and their years."""
-    from ..ingest.catalog import paper_years
-
+    """Titles and abstracts (and full texts) of every paper with a current source map."""
     rows = store.query("SELECT paper_id, list(text ORDER BY sid) FILTER (WHERE section IN ('title', 'abstract') OR sid <= 6), "
                        "list(text ORDER BY sid) FILTER (WHERE kind IN ('prose', 'caption', 'table_row', 'heading')) "
                        "FROM sentences WHERE is_current GROUP BY paper_id ORDER BY paper_id")
     return PaperCorpus(ids=[r[0] for r in rows], texts=[" ".join(r[1] or []) for r in rows],
-                       full=[" ".join(r[2] or r[1] or []) for r in rows], years=paper_years(store))
+                       full=[" ".join(r[2] or r[1] or []) for r in rows])
 
 
 def bm25_rank(corpus: PaperCorpus, query: str, k: int = 100) -> list[str]:
@@ -200,7 +198,15 @@ class StoreRetriever:
             studies = [p for i, _ in hits for p in self.syntheses[i][1]]
             if studies:
                 out["syntheses"] = list(dict.fromkeys(studies))[:k]
-        return published_by(out, self.corpus.years, before)
+        return out if before is None else published_by(out, self.years, before)
+
+    @cached_property
+    def years(self) -> dict[str, int]:
+        """Publication years, read once and only for dated requests (parsing every raw record costs
+        about 0.3 s per 1,000 papers, too much for every undated request)."""
+        from ..ingest.catalog import paper_years
+
+        return paper_years(self.store)
 
     def rank(self, query: str, k: int = 100, citing_paper: str | None = None, before: int | None = None) -> list[str]:
         rankings = self.rankings(query, k, citing_paper, before)
@@ -223,6 +229,7 @@ def find_papers(store: Store, query: str, embedder, k: int = 10, before: int | N
     """The store's papers ranked for a request, with everything the store knows: full text, layers,
     stored citation contexts, (for the corpus it was trained on) the query adapter, fused by the
     learned ranker. `before`: only papers published by that year."""
+    from ..ingest.catalog import paper_years
     from ..ingest.citations import contexts_from_store
     from ..learned import paper_ranker
     from ..learned.query_adapter import for_corpus
@@ -232,7 +239,9 @@ def find_papers(store: Store, query: str, embedder, k: int = 10, before: int | N
     citations = CitationIndex(contexts, set(corpus.ids), _CachedVectors(embedder, store.home / "vectors")) if contexts else None
     retriever = StoreRetriever(store, corpus, embedder, citations=citations, adapter=for_corpus(corpus.ids), ranker=paper_ranker.load())
     titles = dict(store.query("SELECT paper_id, text FROM sentences WHERE is_current AND sid = 0"))
-    return [{"paper_id": p, "title": titles.get(p, ""), "year": corpus.years.get(p)} for p in retriever.rank(query, k, before=before)]
+    found = retriever.rank(query, k, before=before)
+    years = paper_years(store, found)
+    return [{"paper_id": p, "title": titles.get(p, ""), "year": years.get(p)} for p in found]
 
 
 class _CachedVectors:

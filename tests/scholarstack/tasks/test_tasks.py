@@ -130,9 +130,9 @@ def test_retrievers_rank_corpus_papers(kb):
     assert cited.rankings("a trigram tagger", citing_paper="X99-0001")["cited_by"] == ["A92-1018"]  # its own citation left out
     assert "A00-1031" in cited.rank("a trigram tagger with suffix analysis", 3, citing_paper="X99-0002")
     # A request dated 1999 (a paper written then) gets nothing published later.
-    assert corpus.years["A00-1031"] == 2000 and corpus.years["A92-1018"] == 1992
+    assert cited.years["A00-1031"] == 2000 and cited.years["A92-1018"] == 1992
     earlier = cited.rank("a trigram tagger with suffix analysis", 10, before=1999)
-    assert earlier and "A00-1031" not in earlier and all(corpus.years.get(p, 0) <= 1999 for p in earlier)
+    assert earlier and "A00-1031" not in earlier and all(cited.years.get(p, 0) <= 1999 for p in earlier)
     assert all(p not in ranked for ranked in cited.rankings("trigram tagger", before=1999).values() for p in ("A00-1031",))
 
 
