@@ -6,7 +6,7 @@ from __future__ import annotations
 from dagster import ConfigurableResource
 
 from scholarstack.extract.backends import LLMExtractor, OfflineExtractor
-from scholarstack.llm.client import LLMClient, LLMConfig
+from scholarstack.llm.client import LLMClient, LLMConfig, store_client
 from scholarstack.organise.entities import Adjudicator, offline_adjudicator
 from scholarstack.store import Store
 
@@ -28,7 +28,7 @@ class LLMResource(ConfigurableResource):
     def client(self, store: Store) -> LLMClient:
         cfg = LLMConfig(base_url=self.base_url, model=self.model, api_key=self.api_key, mode=self.mode,
                         max_retries=self.max_retries, max_tokens=self.max_tokens)
-        return LLMClient(cfg, cache_dir=store.home / "llm_cache")
+        return store_client(cfg, store.home)
 
     def extractor(self, store: Store):
         if self.backend == "offline":

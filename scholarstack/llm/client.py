@@ -86,10 +86,15 @@ def configured_openai() -> dict[str, Any]:
     return cfg | {k: v for k, v in (("base_url", env.llm_base_url), ("model", env.llm_model), ("api_key", env.llm_api_key)) if v}
 
 
+def store_client(config: LLMConfig, store_home: str | Path) -> LLMClient:
+    """A client whose answers are cached in the store's `llm_cache` (one place for every caller)."""
+    return LLMClient(config, cache_dir=Path(store_home) / "llm_cache")
+
+
 def configured_client(store_home: str | Path) -> LLMClient:
     """A client for the openai backend as configured, caching under the store."""
     cfg = configured_openai()
-    return LLMClient(LLMConfig(**{k: v for k, v in cfg.items() if k in LLMConfig.model_fields}), cache_dir=Path(store_home) / "llm_cache")
+    return store_client(LLMConfig(**{k: v for k, v in cfg.items() if k in LLMConfig.model_fields}), store_home)
 
 
 class LLMClient:
