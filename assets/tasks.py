@@ -41,3 +41,37 @@ def task_answers(context: AssetExecutionContext, store: StoreResource, vectors: 
     full_tokens = sum(r["tokens_in"] for r in rows if r["mode"] == "fulltext")
     return MaterializeResult(metadata={"answers": len(rows), "skipped": MetadataValue.json(skipped), "table": MetadataValue.md(table),
                                        "view_tokens": view_tokens, "fulltext_tokens": full_tokens, "file": MetadataValue.path(str(out))})
+
+
+@asset(deps=["vector_index"], group_name="tasks",
+       description="Summaries, related-work sections and reviews of configs/writing.yaml, every sentence cited, registered as task-derived objects.")
+def writings(context: AssetExecutionContext, store: StoreResource, vectors: VectorIndexResource) -> MaterializeResult:
+    from scholarstack.writing.related_work import related_work
+    from scholarstack.writing.review import review
+    from scholarstack.writing.summary import summarize
+
+    s = store.get()
+    embedder = vectors.make_embedder(s)
+    cfg = yaml.safe_load((CONFIG_DIR / "writing.yaml").read_text()) or {}
+    jobs = ([(f"summary {c['paper']}", lambda c=c: summarize(s, c["paper"], words=c.get("words", 250))) for c in cfg.get("summaries", [])]
+            + [(f"related work {c['paper']}", lambda c=c: related_work(s, paper=c["paper"], k=c.get("k", 10), embedder=embedder))
+               for c in cfg.get("related_work", [])]
+            + [(f"review {c['topic']}", lambda c=c: review(s, c["topic"], papers=c.get("papers"), k=c.get("k", 12), embedder=embedder))
+               for c in cfg.get("reviews", [])])
+    rows, skipped = [], []
+    for name, job in jobs:
+        try:
+            out = job()
+        except LookupError as exc:
+            skipped.append(f"{name}: {exc}")
+            continue
+        reg = out.registration
+        context.log.info(f"{name}: {reg.get('id')} {reg.get('status')} ({out.seconds:.1f}s)")
+        rows.append({"writing": name, "id": reg.get("id"), "status": reg.get("status"), "verification": reg.get("verification", ""),
+                     "sentences": len(out.writing.sentences()), "interpretation": sum(x.interpretation for x in out.writing.sentences()),
+                     "unknown_citations": len(out.citations.unknown), "tokens_out": out.tokens_out})
+    table = "| writing | id | status | verification | sentences | interpretation | unknown citations |\n|---|---|---|---|---|---|---|\n" + "\n".join(
+        f"| {r['writing'][:50]} | {r['id']} | {r['status']} | {r['verification']} | {r['sentences']} | {r['interpretation']} | {r['unknown_citations']} |"
+        for r in rows)
+    return MaterializeResult(metadata={"written": len(rows), "skipped": MetadataValue.json(skipped), "table": MetadataValue.md(table),
+                                       "rejected": sum(r["status"] == "rejected" for r in rows)})

@@ -12,11 +12,11 @@ from assets.recheck import store_recheck
 from assets.source_maps import source_maps
 from assets.search import literature_search
 from assets.sources import paper_sources
-from assets.tasks import task_answers
+from assets.tasks import task_answers, writings
 from expectations.checks import CHECKS
 
 __all__ = ["ASSETS", "CHECKS"]
 
 ASSETS = [paper_sources, source_maps, l1_facts, l2_organisation, l3_syntheses, store_recheck, vector_index,
           benchmark_results, eval_report, idea_critic, idea_episodes, task_answers, literature_search, claim_verifier,
-          scirex_mention_tagger, scirex_doc_entities, retrieval_query_adapter, retrieval_ranker, evidence_localiser]
+          scirex_mention_tagger, scirex_doc_entities, retrieval_query_adapter, retrieval_ranker, evidence_localiser, writings]

@@ -38,7 +38,7 @@ def cmd_status(args: argparse.Namespace) -> int:
     print(f"store: {st['store']}")
     print(f"sentences: {st['sentences']} in {st['papers_with_sentences']} papers")
     print(f"{'layer':<7}{'kind':<12}{'total':>7}  lifecycle / verification")
-    for layer in ("source", "L1", "L2", "L3"):
+    for layer in ("source", "L1", "L2", "L3", "task"):
         for kind, k in sorted(st["layers"].get(layer, {}).items()):
             lc = ", ".join(f"{a}={b}" for a, b in sorted(k["lifecycle"].items()))
             vf = ", ".join(f"{a}={b}" for a, b in sorted(k["verification"].items()))
@@ -304,6 +304,46 @@ def cmd_search(args: argparse.Namespace) -> int:
     return 0
 
 
+# -- writing tasks ----------------------------------------------------------------------------
+def _print_writing(result, as_json: bool) -> int:
+    if as_json:
+        _print_json(result.model_dump(mode="json"))
+        return 0
+    print(result.markdown)
+    reg, cit = result.registration, result.citations
+    print(f"\n---\nregistered {reg.get('id')} ({reg.get('status')}, v{reg.get('version')}, verification {reg.get('verification')})"
+          if reg.get("status") != "rejected" else f"\n---\nnot registered: {reg.get('reason')}")
+    if cit.unknown or cit.dropped or cit.unsupported:
+        print(f"citation check: {len(cit.unknown)} unknown citation(s) removed, {len(cit.dropped)} sentence(s) dropped, "
+              f"{len(cit.unsupported)} unsupported sentence(s) kept as interpretation")
+    for err in result.extra.get("errors", []):
+        print(f"LLM error: {err}", file=sys.stderr)
+    print(f"{result.backend}; tokens read/written {result.tokens_in}/{result.tokens_out}; {result.seconds:.2f}s")
+    return 0
+
+
+def cmd_summarize(args: argparse.Namespace) -> int:
+    from .writing.summary import summarize
+
+    store = _store(args)
+    return _print_writing(summarize(store, args.paper_id, words=args.words, client=_client(args, store)), args.json)
+
+
+def cmd_related_work(args: argparse.Namespace) -> int:
+    from .writing.related_work import related_work
+
+    store = _store(args)
+    return _print_writing(related_work(store, paper=args.paper, abstract=args.abstract, k=args.k, before=args.before,
+                                       client=_client(args, store)), args.json)
+
+
+def cmd_review(args: argparse.Namespace) -> int:
+    from .writing.review import review
+
+    store = _store(args)
+    return _print_writing(review(store, args.topic, papers=args.papers, k=args.k, client=_client(args, store)), args.json)
+
+
 def cmd_idea(args: argparse.Namespace) -> int:
     from .ideas.control import HeuristicTeacher, LearnedController, RandomController
     from .ideas.proposal import synthesize_proposal
@@ -438,7 +478,8 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--mode", choices=["view", "fulltext"], default="view")
     sp.add_argument("--backend", choices=["offline", "openai"], default="offline")
     sp = add("eval", cmd_eval, "run a benchmark; every system measured on the same items in one run")
-    sp.add_argument("benchmark", choices=["retrieval", "claims", "qa", "localisation", "pdf_fidelity", "scirex", "store_fidelity"])
+    sp.add_argument("benchmark", choices=["retrieval", "claims", "qa", "localisation", "pdf_fidelity", "scirex", "store_fidelity",
+                                          "related_work", "summary"])
     sp.add_argument("--data", default=None, help="another file of the same format")
     sp.add_argument("--limit", type=positive_int, default=None, help="at most N items, spread evenly over the file")
     sp.add_argument("--embedder", choices=["minilm", "tfidf"], default=None)
@@ -463,6 +504,22 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--rounds", type=positive_int, default=5)
     sp.add_argument("--controller", choices=["heuristic", "learned", "random"], default="heuristic")
     sp.add_argument("--mode", choices=["frozen", "sequential"], default="frozen")
+    sp.add_argument("--backend", choices=["offline", "openai"], default="offline")
+    sp = add("summarize", cmd_summarize, "a paper's problem, method, results and limitations from its L1/L2 objects, every sentence cited")
+    sp.add_argument("paper_id")
+    sp.add_argument("--words", type=positive_int, default=250)
+    sp.add_argument("--backend", choices=["offline", "openai"], default="offline")
+    sp = add("related-work", cmd_related_work, "a related-work section for a paper (prior work only, grouped into themes), every sentence cited")
+    what = sp.add_mutually_exclusive_group(required=True)
+    what.add_argument("--paper", default=None, help="a paper id in the store, or a paper file")
+    what.add_argument("--abstract", default=None, help="the new paper's abstract")
+    sp.add_argument("--k", type=positive_int, default=10, help="papers to cite")
+    sp.add_argument("--before", type=positive_int, default=None, metavar="YEAR", help="only work published by YEAR (default: the paper's year)")
+    sp.add_argument("--backend", choices=["offline", "openai"], default="offline")
+    sp = add("review", cmd_review, "a structured literature review of a topic: sections from the taxonomy, results table, disagreements, limitations")
+    sp.add_argument("topic")
+    sp.add_argument("--papers", nargs="+", default=None, help="review these paper ids (default: found through the views)")
+    sp.add_argument("--k", type=positive_int, default=12, help="papers to find when --papers is not given")
     sp.add_argument("--backend", choices=["offline", "openai"], default="offline")
     sp = add("sweep", cmd_sweep, "materialise every benchmark configuration of configs/sweeps/NAME.yaml, then its report")
     sp.add_argument("name")

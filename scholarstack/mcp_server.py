@@ -134,6 +134,46 @@ def build_server(store_dir: str | None = None):
 
         return run(kb, claim, paper, mode=mode, embedder=kb.embedder, client=client_for(backend)).model_dump(mode="json")
 
+    writes = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=True, open_world_hint=True)
+
+    @server.tool(description="Summarise a paper (problem, method, results with numbers, limitations) from its compiled "
+                             "objects; every sentence cites fact ids and sentence locators. Registered as a task-derived object.",
+                 annotations=writes)
+    @_clear_errors
+    def summarize_paper(paper: Annotated[str, Field(description="the paper's id")],
+                        words: Annotated[int, Field(ge=30, le=2000, description="about how many words")] = 250,
+                        backend: BACKEND = "offline") -> dict[str, Any]:
+        from .writing.summary import summarize
+
+        return summarize(store, paper, words=words, client=client_for(backend)).model_dump(mode="json")
+
+    @server.tool(description="Write a related-work section for a paper in the store or an abstract: prior work only "
+                             "(the paper itself and later papers excluded), grouped into themes, every sentence cited.",
+                 annotations=writes)
+    @_clear_errors
+    def related_work(paper: Annotated[str | None, Field(description="a paper id in the store")] = None,
+                     abstract: Annotated[str | None, Field(description="or the new paper's abstract")] = None,
+                     k: Annotated[int, Field(ge=1, le=50, description="papers to cite")] = 10,
+                     before: Annotated[int | None, Field(ge=1900, le=2100, description="only work published by this year")] = None,
+                     backend: BACKEND = "offline") -> dict[str, Any]:
+        from .writing.related_work import related_work as run
+
+        if bool(paper) == bool(abstract):
+            raise ValueError("give exactly one of paper or abstract")
+        return run(store, paper=paper, abstract=abstract, k=k, before=before, client=client_for(backend),
+                   embedder=kb.embedder).model_dump(mode="json")
+
+    @server.tool(description="Write a structured literature review of a topic: sections from the taxonomy, a results table "
+                             "aligned by dataset and metric, disagreements from syntheses, limitations; every sentence cited.",
+                 annotations=writes)
+    @_clear_errors
+    def review(topic: Annotated[str, Field(description="the topic, in words")],
+               papers: Annotated[list[str] | None, Field(description="review these paper ids (default: found through the views)")] = None,
+               backend: BACKEND = "offline") -> dict[str, Any]:
+        from .writing.review import review as run
+
+        return run(store, topic, papers=papers, client=client_for(backend), embedder=kb.embedder).model_dump(mode="json")
+
     @server.tool(description="One stored object with its evidence sentences, versions and what cites it.", annotations=reads)
     @_clear_errors
     def show(object_id: Annotated[str, Field(description="an object id (fact-…, entity-…) or a paper id")],

@@ -6,6 +6,8 @@ Checks (each failure is named in the note, so a failed fact says why):
 - content: most of the statement's content words occur in the evidence;
 - quantities: every reported number occurs in the evidence;
 - qualifications: negations and hedges in the evidence are kept in the statement.
+Written text (summaries, related work, reviews) is checked sentence by sentence against what each
+sentence cites, by the writers before registration and by the gate again.
 """
 
 from __future__ import annotations
@@ -13,7 +15,11 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from .models import Assignment, Entity, Fact, Relation, ResearchObject, Synthesis, Verification
+from pydantic import BaseModel, Field
+
+from .models import (Assignment, CitedSentence, Entity, Fact, Relation, ResearchObject, Section, Synthesis, Verification, Writing,
+                     load_object)
+from .models.common import LOCATOR_RE
 from .views.lexical import STOP
 
 WORD_RE = re.compile(r"[A-Za-z][A-Za-z0-9\-']*|\d+(?:\.\d+)?")
@@ -122,6 +128,88 @@ def verify_account(obj: Synthesis, ctx) -> tuple[Verification, str]:
     return Verification.unverified, f"account consistent with its basis ({ov:.0%} content overlap); awaits semantic review"
 
 
+# -- written text (models.writing): the citation checker ----------------------------------------
+SUPPORT_OVERLAP = 0.5  # share of a sentence's content words its cited texts must contain
+
+
+class CitationReport(BaseModel):
+    unknown: list[str] = Field(default_factory=list, description="citations that resolve to nothing current, removed")
+    dropped: list[str] = Field(default_factory=list, description="sentences dropped: every citation was unknown")
+    unsupported: list[str] = Field(default_factory=list, description="sentences their citations do not support: kept as interpretation")
+
+    @property
+    def resolution(self) -> float:
+        return 1.0 if not self.unknown else 0.0
+
+
+def cited_texts(store, citations: list[str]) -> dict[str, tuple[str, str]]:
+    """citation → (current text, paper id) for each citation that resolves: a sentence's text, an
+    object's statement or label with the sentences it cites (which its statement rests on)."""
+    locs = [c for c in citations if LOCATOR_RE.match(c)]
+    out = {loc: (text, loc.rsplit(":", 1)[0]) for loc, text in store.current_sentences(locs).items()}
+    rows = store.get_rows([c for c in citations if not LOCATOR_RE.match(c)])
+    objs = {oid: load_object(row) for oid, row in rows.items() if row["lifecycle"] != "withdrawn" and row["kind"] != "paper"}
+    evidence = store.current_sentences({loc for o in objs.values() for loc in o.locators()})
+    for oid, obj in objs.items():
+        out[oid] = (basis_text(obj) + " " + " ".join(evidence.get(loc, "") for loc in obj.locators()), rows[oid]["paper_id"] or "")
+    return out
+
+
+def supported(sentence: str, evidence: str, names: list[str] = ()) -> bool:
+    """Most content words and every number of the sentence occur in its evidence; `names` (the
+    cited papers' ids and titles, which a sentence may use to attribute) count as evidence."""
+    pool = evidence + " " + " ".join(names)
+    return overlap(sentence, pool) >= SUPPORT_OVERLAP and set(NUMBER_RE.findall(sentence)) <= set(NUMBER_RE.findall(pool))
+
+
+def check_sections(store, sections: list[Section]) -> tuple[list[Section], CitationReport]:
+    """Sections with unknown citations removed (a sentence left citing nothing is dropped) and
+    sourced sentences their citations do not support turned into interpretation; what was changed
+    is reported. A sentence may name the papers it cites (ids, titles) without that counting
+    against it."""
+    texts = cited_texts(store, sorted({c for sec in sections for s in sec.sentences for c in s.citations}
+                                      | {r["fact"] for sec in sections for r in sec.table if r.get("fact")}))
+    titles = {loc.rsplit(":", 1)[0]: t for loc, t in store.current_sentences({f"{p}:0" for _, p in texts.values()}).items()}
+    report = CitationReport()
+    out = []
+    for sec in sections:
+        kept: list[CitedSentence] = []
+        seen: set[str] = set()
+        table = [r for r in sec.table if not r.get("fact") or r["fact"] in texts]
+        report.unknown += [r["fact"] for r in sec.table if r.get("fact") and r["fact"] not in texts]
+        for s in sec.sentences:
+            if s.text.lower() in seen:  # the same statement from two facts is said once
+                continue
+            seen.add(s.text.lower())
+            good = [c for c in s.citations if c in texts]
+            report.unknown += [c for c in s.citations if c not in texts]
+            if s.citations and not good:
+                report.dropped.append(s.text)
+                continue
+            interp = s.interpretation
+            if good and not interp:
+                papers = sorted({texts[c][1] for c in good})
+                if not supported(s.text, " ".join(texts[c][0] for c in good), papers + [titles.get(p, "") for p in papers]):
+                    report.unsupported.append(s.text)
+                    interp = True
+            kept.append(s.model_copy(update={"citations": good, "interpretation": interp}))
+        out.append(sec.model_copy(update={"sentences": kept, "table": table}))
+    return out, report
+
+
+def verify_writing(obj: Writing, ctx) -> tuple[Verification, str]:
+    """Every sentence stated as from its sources is supported by what it cites (the writers' own
+    check, run again here: the gate trusts no writer). Interpretation is counted, not checked."""
+    _, report = check_sections(ctx.store, obj.sections)
+    n = len(obj.sentences())
+    interp = sum(s.interpretation for s in obj.sentences())
+    if report.unknown or report.unsupported:
+        bad = report.unsupported[:2] + report.unknown[:3]
+        return Verification.failed, (f"{len(report.unsupported)} sentence(s) not supported by their citations, "
+                                     f"{len(report.unknown)} unknown citation(s): " + "; ".join(x[:80] for x in bad))
+    return Verification.passed, f"{n - interp} of {n} sentences supported by their citations; {interp} marked as interpretation"
+
+
 def default_verifier(obj: ResearchObject, ctx) -> tuple[Verification, str]:
     """Used by recheck(); `ctx` is a registry.RecheckContext."""
     if isinstance(obj, Fact):
@@ -138,6 +226,8 @@ def default_verifier(obj: ResearchObject, ctx) -> tuple[Verification, str]:
         if any(f is not None and _mentions(src, f.statement) and _mentions(dst, f.statement) for f in facts):
             return Verification.passed, "an anchoring fact names both endpoints"
         return Verification.unresolved, "no anchoring fact names both endpoints"
+    if isinstance(obj, Writing):
+        return verify_writing(obj, ctx)
     if isinstance(obj, Synthesis):
         # A synthesis never inherits verification from its basis: at best it is consistent with it.
         return verify_account(obj, ctx)

@@ -16,9 +16,10 @@ from .l2 import (
 )
 from .l3 import BasisItem, BasisRole, ReviewState, Scope, Synthesis, SynthesisKind
 from .source import Sentence, SourceMap
+from .writing import CitedSentence, Section, Writing, WritingTask
 
 KINDS: dict[str, type[ResearchObject]] = {
-    cls.kind: cls for cls in (SourceMap, Fact, Taxonomy, Entity, Assignment, Relation, Synthesis)
+    cls.kind: cls for cls in (SourceMap, Fact, Taxonomy, Entity, Assignment, Relation, Synthesis, Writing)
 }
 LAYER_OF = {
     "paper": "source",
@@ -28,6 +29,15 @@ LAYER_OF = {
     "assignment": "L2",
     "relation": "L2",
     "synthesis": "L3",
+    "writing": "task",  # task-derived: written from the layers, cites them
 }
+
+
+
+def load_object(row: dict) -> ResearchObject:
+    """A stored row (kind, data) as its typed object."""
+    data = {k: v for k, v in row["data"].items() if k not in ("kind", "n_sentences")}
+    return KINDS[row["kind"]].model_validate(data)
+
 
 __all__ = [name for name in dir() if not name.startswith("_")]

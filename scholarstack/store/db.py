@@ -315,6 +315,17 @@ class Store:
         row["data"] = json.loads(row["data"])
         return row
 
+    def get_rows(self, ids: Iterable[str]) -> dict[str, dict[str, Any]]:
+        """Current rows of many objects in one query (as get_row gives one)."""
+        with self.connect() as con:
+            self.with_id_table(con, "_rows", ids)
+            cur = con.execute("SELECT * FROM objects WHERE id IN (SELECT id FROM _rows)")
+            cols = [d[0] for d in cur.description]
+            rows = [dict(zip(cols, r)) for r in cur.fetchall()]
+        for row in rows:
+            row["data"] = json.loads(row["data"])
+        return {row["id"]: row for row in rows}
+
     def history(self, obj_id: str) -> list[dict[str, Any]]:
         return self.query_dicts(
             "SELECT version, lifecycle, verification, content_hash, run_id, created_at FROM object_versions "

@@ -19,14 +19,14 @@ from typing import Any, Literal
 import pyarrow as pa
 from pydantic import ValidationError
 
-from ..models import KINDS, LAYER_OF, Fact, Lifecycle, ResearchObject, SourceMap, Synthesis, Verification
+from ..models import KINDS, LAYER_OF, Fact, Lifecycle, ResearchObject, SourceMap, Synthesis, Verification, Writing, load_object
 from ..models.common import stable_hash
 from .db import OBJECT_COLUMNS, SENTENCE_COLUMNS, VERSION_COLUMNS, Store, sql
 
 # Given a kind and its candidates, return {index in list: reason} for those that fail.
 BatchValidator = Callable[[str, Sequence[ResearchObject]], dict[int, str]]
 Status = Literal["new", "revised", "reused", "rejected"]
-LAYER_ORDER = ["paper", "fact", "taxonomy", "entity", "assignment", "relation", "synthesis"]
+LAYER_ORDER = ["paper", "fact", "taxonomy", "entity", "assignment", "relation", "synthesis", "writing"]
 
 
 def new_run_id() -> str:
@@ -238,7 +238,7 @@ def register_many(
                 prev = previous(oid, look_up=True)
             ctx.sentences.update(snapshot)
             verification, note = default_verifier(obj, ctx)
-            if isinstance(obj, Synthesis) and obj.provenance.task and verification == Verification.failed:
+            if isinstance(obj, (Synthesis, Writing)) and obj.provenance.task and verification == Verification.failed:
                 reject(i, obj.kind, oid, f"{note} (text written by a caller is registered only when its basis supports it)", obj.model_dump(mode="json"))
                 continue
             obj = obj.model_copy(update={"verification": verification, "verification_note": note[:500]})
@@ -445,11 +445,6 @@ class RecheckContext:
             row = self.store.get_row(obj_id)
             self.cited[obj_id] = load_object(row) if row is not None and row["kind"] != "paper" else None
         return self.cited[obj_id]
-
-
-def load_object(row: dict[str, Any]) -> ResearchObject:
-    data = {k: v for k, v in row["data"].items() if k not in ("kind", "n_sentences")}
-    return KINDS[row["kind"]].model_validate(data)
 
 
 def recheck(store: Store, verifier: Verifier | None = None, ids: Iterable[str] | None = None, run_id: str | None = None) -> list[dict[str, Any]]:

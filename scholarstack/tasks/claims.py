@@ -70,7 +70,7 @@ def _learned(claim: str, ranked) -> tuple[str, str, list] | None:
     if model is None or not ranked:
         return None
     try:
-        embedder = _minilm()
+        embedder = verifier_encoder()
     except (ImportError, OSError):
         return None
     cands = ranked[:40]  # the paper's best-scoring items: enough for an abstract or a paper's L1 set
@@ -86,7 +86,7 @@ def _learned(claim: str, ranked) -> tuple[str, str, list] | None:
 
 
 @lru_cache(maxsize=1)
-def _minilm():
+def verifier_encoder():
     from ..index.embed import MiniLMEmbedder
 
     return MiniLMEmbedder()

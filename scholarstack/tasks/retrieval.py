@@ -225,11 +225,9 @@ def fuse(rankings: dict[str, list[str]], weights: dict[str, float], k: int = 100
     return [d for d, _ in rrf([rankings[n] for n in names], k=60, weights=[weights[n] for n in names])][:k]
 
 
-def find_papers(store: Store, query: str, embedder, k: int = 10, before: int | None = None) -> list[dict[str, str]]:
-    """The store's papers ranked for a request, with everything the store knows: full text, layers,
-    stored citation contexts, (for the corpus it was trained on) the query adapter, fused by the
-    learned ranker. `before`: only papers published by that year."""
-    from ..ingest.catalog import paper_years
+def store_retriever(store: Store, embedder) -> StoreRetriever:
+    """The store's retriever with everything the store knows: full text, layers, stored citation
+    contexts, (for the corpus it was trained on) the query adapter, fused by the learned ranker."""
     from ..ingest.citations import contexts_from_store
     from ..learned import paper_ranker
     from ..learned.query_adapter import for_corpus
@@ -237,9 +235,17 @@ def find_papers(store: Store, query: str, embedder, k: int = 10, before: int | N
     corpus = corpus_from_store(store)
     contexts = contexts_from_store(store)
     citations = CitationIndex(contexts, set(corpus.ids), _CachedVectors(embedder, store.home / "vectors")) if contexts else None
-    retriever = StoreRetriever(store, corpus, embedder, citations=citations, adapter=for_corpus(corpus.ids), ranker=paper_ranker.load())
+    adapter = for_corpus(corpus.ids) if embedder.name == "minilm" else None  # it maps MiniLM query vectors
+    return StoreRetriever(store, corpus, embedder, citations=citations, adapter=adapter, ranker=paper_ranker.load())
+
+
+def find_papers(store: Store, query: str, embedder, k: int = 10, before: int | None = None) -> list[dict[str, str]]:
+    """The store's papers ranked for a request (see store_retriever). `before`: only papers
+    published by that year."""
+    from ..ingest.catalog import paper_years
+
+    found = store_retriever(store, embedder).rank(query, k, before=before)
     titles = dict(store.query("SELECT paper_id, text FROM sentences WHERE is_current AND sid = 0"))
-    found = retriever.rank(query, k, before=before)
     years = paper_years(store, found)
     return [{"paper_id": p, "title": titles.get(p, ""), "year": years.get(p)} for p in found]
 

@@ -119,6 +119,20 @@ def test_task_answers_asset(compiled_sample):
     assert meta["answers"] == 12 and meta["view_tokens"] < meta["fulltext_tokens"]
 
 
+def test_writings_asset_registers_cited_writing(compiled_sample, copy_store):
+    from dagster import DagsterInstance
+
+    store = copy_store(compiled_sample)
+    res = materialize([*ASSETS, *CHECKS], selection=["writings"], instance=DagsterInstance.ephemeral(),
+                      resources=resources_for(str(store.home), embedder="tfidf"), run_config=QUIET)
+    assert res.success
+    meta = {k: getattr(v, "value", v) for ev in res.get_asset_materialization_events() for k, v in ev.materialization.metadata.items()}
+    assert meta["written"] == 4 and meta["rejected"] == 0 and not meta["skipped"]
+    rows = store.objects("writing")
+    assert len(rows) == 4 and {r["data"]["task_name"] for r in rows} == {"summary", "related_work", "review"}
+    assert all(r["verification"] == "passed" for r in rows)
+
+
 def test_literature_search_asset(tmp_path):
     need_shared("acl_scisummnet", "citances_dev.jsonl")
     from dagster import DagsterInstance

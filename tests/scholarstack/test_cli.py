@@ -96,3 +96,16 @@ def test_eval_is_kept_with_the_sweeps_and_reported(compiled_sample, copy_store, 
     assert code == 0 and report["configs"] == 1
     code, _, err = run(capsys, "eval", "claims", "--budget", "500", "--store", str(home))
     assert code != 0 and "--budget applies to qa, not claims" in err
+
+
+def test_writing_commands(compiled_sample, copy_store, capsys):
+    home = str(copy_store(compiled_sample).home)
+    code, out, _ = run(capsys, "summarize", "A00-1031", "--words", "90", "--store", home)
+    assert code == 0 and out.startswith("# Summary of") and "## Problem" in out and "registered wri_" in out
+    code, out, _ = run(capsys, "review", "tagging", "--papers", "A00-1031", "A92-1018", "--store", home, "--json")
+    data = json.loads(out)
+    assert code == 0 and set(data["extra"]["papers"]) == {"A00-1031", "A92-1018"} and data["registration"]["verification"] == "passed"
+    code, out, _ = run(capsys, "status", "--store", home)
+    assert "task   writing" in out
+    code, _, err = run(capsys, "related-work", "--paper", "nope", "--store", home)
+    assert code == 2 and "neither a paper in store" in err

@@ -49,3 +49,21 @@ def test_mcp_tools_over_stdio(compiled_sample, monkeypatch):
             assert bad.is_error and "unknown paper 'nope'" in bad.content[0].text
 
     asyncio.run(session())
+
+
+def test_mcp_writing_tools(compiled_sample, copy_store):
+    store = copy_store(compiled_sample)
+
+    async def session() -> None:
+        params = StdioServerParameters(command=sys.executable, args=["-m", "scholarstack.cli", "mcp", "--store", str(store.home)],
+                                       env={"SCHOLARSTACK_EMBEDDER": "tfidf", "PATH": "/usr/bin:/bin", "HF_HUB_OFFLINE": "1"})
+        async with Client(params) as client:
+            tools = {t.name: t for t in (await client.list_tools()).tools}
+            assert {"summarize_paper", "related_work", "review"} <= set(tools)
+            assert not tools["summarize_paper"].annotations.read_only_hint  # it registers what it wrote
+            out = _payload(await client.call_tool("summarize_paper", {"paper": "A92-1018", "words": 80}))
+            assert out["registration"]["status"] == "new" and out["writing"]["sections"]
+            both = await client.call_tool("related_work", {"paper": "A92-1018", "abstract": "x"})
+            assert both.is_error and "exactly one" in both.content[0].text
+
+    asyncio.run(session())

