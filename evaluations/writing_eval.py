@@ -53,8 +53,9 @@ def citing_gold(data: Path, in_corpus: set[str]) -> dict[str, set[str]]:
     return dict(sorted(gold.items()))
 
 
-def support_rates(store: Store, result, verifier, emb) -> tuple[int, int, int]:
-    """(sourced sentences, supported by the claim verifier, accepted by the lexical check)."""
+def support_rates(store: Store, result, verifier, emb) -> tuple[int, int]:
+    """(sourced sentences, those the claim verifier labels SUPPORT from their cited text); every
+    sourced sentence that was kept passed the lexical check."""
     from scholarstack.verify import cited_texts
 
     sourced = [s for s in result.writing.sentences() if not s.interpretation]
@@ -64,7 +65,7 @@ def support_rates(store: Store, result, verifier, emb) -> tuple[int, int, int]:
         evidence = [texts[c][0] for c in s.citations if c in texts]
         if verifier is not None and evidence and verifier.predict(s.text, evidence, emb).label == "SUPPORT":
             by_model += 1
-    return len(sourced), by_model, len(sourced)  # every sourced sentence kept passed the lexical check
+    return len(sourced), by_model
 
 
 def eval_related_work(store: Store, data: Path | None = None, limit: int | None = None, corpus_limit: int | None = None,
@@ -121,7 +122,7 @@ def eval_related_work(store: Store, data: Path | None = None, limit: int | None 
             hit = len(set(found) & cited)
             sums[name]["precision"] += hit / max(1, len(found))
             sums[name]["recall"] += hit / len(cited)
-        n, by_model, _ = support_rates(store, result, verifier, verifier_emb)
+        n, by_model = support_rates(store, result, verifier, verifier_emb)
         sentences += n
         supported_model += by_model
         sections += len(result.writing.sections)

@@ -137,10 +137,6 @@ class CitationReport(BaseModel):
     dropped: list[str] = Field(default_factory=list, description="sentences dropped: every citation was unknown")
     unsupported: list[str] = Field(default_factory=list, description="sentences their citations do not support: kept as interpretation")
 
-    @property
-    def resolution(self) -> float:
-        return 1.0 if not self.unknown else 0.0
-
 
 def cited_texts(store, citations: list[str]) -> dict[str, tuple[str, str]]:
     """citation → (current text, paper id) for each citation that resolves: a sentence's text, an
