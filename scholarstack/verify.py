@@ -165,7 +165,7 @@ def check_sections(store, sections: list[Section]) -> tuple[list[Section], Citat
     against it."""
     texts = cited_texts(store, sorted({c for sec in sections for s in sec.sentences for c in s.citations}
                                       | {r["fact"] for sec in sections for r in sec.table if r.get("fact")}))
-    titles = {loc.rsplit(":", 1)[0]: t for loc, t in store.current_sentences({f"{p}:0" for _, p in texts.values()}).items()}
+    titles = store.titles({p for _, p in texts.values()})
     report = CitationReport()
     out = []
     for sec in sections:

@@ -268,6 +268,10 @@ class Store:
             ).fetchall()
         return dict(rows)
 
+    def titles(self, paper_ids: Iterable[str]) -> dict[str, str]:
+        """Each paper's title: its current sentence 0."""
+        return {loc.rsplit(":", 1)[0]: t for loc, t in self.current_sentences({f"{p}:0" for p in paper_ids}).items()}
+
     def paper_sentences(self, paper_id: str, version: int | None = None) -> list[dict[str, Any]]:
         cond = "paper_version = ?" if version is not None else "is_current"
         params: list[Any] = [paper_id] + ([version] if version is not None else [])

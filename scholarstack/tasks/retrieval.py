@@ -245,7 +245,7 @@ def find_papers(store: Store, query: str, embedder, k: int = 10, before: int | N
     from ..ingest.catalog import paper_years
 
     found = store_retriever(store, embedder).rank(query, k, before=before)
-    titles = dict(store.query("SELECT paper_id, text FROM sentences WHERE is_current AND sid = 0"))
+    titles = store.titles(found)
     years = paper_years(store, found)
     return [{"paper_id": p, "title": titles.get(p, ""), "year": years.get(p)} for p in found]
 

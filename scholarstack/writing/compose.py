@@ -13,10 +13,11 @@ from pydantic import BaseModel, Field
 
 from ..llm.client import LLMCallError, LLMClient
 from ..llm.usage import Usage
-from ..models import CitedSentence, Section, Writing, WritingTask
+from ..models import CitedSentence, Section, Writing, WritingTask, split_locator
 from ..store import Store
 from ..tasks.common import count_tokens
 from ..verify import CitationReport, check_sections
+from ..views.views import View, ViewItem, compare
 
 # Sentences that are no standalone statement: figure/table pointers, questions, list fragments.
 POINTER = re.compile(r"^(figure|fig\.|table|tab\.|section|see|as shown|this|these|it|they|such)\b|\?\s*$|^\W|^\d", re.I)
@@ -46,9 +47,25 @@ def one_connection(writer):
     return wrapper
 
 
-def titles(store: Store, paper_ids) -> dict[str, str]:
-    """Each paper's title (its sentence 0)."""
-    return {loc.rsplit(":", 1)[0]: t for loc, t in store.current_sentences({f"{p}:0" for p in paper_ids}).items()}
+def front(store: Store, paper: str) -> tuple[str, set[int]]:
+    """A paper's front matter, read once: the text of its title, abstract and first sentences (what
+    the paper says it is about), and the ids of its title and abstract sentences (the first five
+    when it has no abstract markup)."""
+    sentences = store.paper_sentences(paper)
+    text = " ".join(s["text"] for s in sentences if s["section"] in ("title", "abstract") or s["sid"] <= 5)
+    return text, {s["sid"] for s in sentences if s["section"] in ("title", "abstract")} or set(range(1, 6))
+
+
+def sid(row: dict[str, Any]) -> int:
+    """The sentence id of a fact's anchor."""
+    return split_locator(row["data"]["evidence"][0])[1]
+
+
+def aligned_results(store: Store, papers: list[str]) -> list[dict[str, str]]:
+    """The papers' reported values aligned by dataset and metric (views.compare), those with both."""
+    items = [ViewItem(id=r["id"], kind="fact", text=r["data"]["statement"], paper_id=p, locators=r["data"]["evidence"], data=r["data"])
+             for p in papers for r in store.objects("fact", paper_id=p) if r["data"]["quantities"]]
+    return [r for r in compare(View(items=items), ("dataset", "metric")).rows if r["dataset"] and r["metric"] and r["value"]]
 
 
 def usable(fact: dict[str, Any]) -> bool:
@@ -116,9 +133,9 @@ def finish(store: Store, task: WritingTask, request: str, title: str, sections: 
     sections = [s for s in sections if s.sentences or s.table]
     if not sections:
         raise ValueError(f"nothing to write for {request[:80]!r}: no usable facts survived the citation check")
-    cited = sorted({c for sec in sections for s in sec.sentences for c in s.citations if ":" not in c})
-    versions = {oid: row["version"] for oid, row in store.current_rows(cited).items()}
-    writing = Writing(task_name=task, request=request[:2000], title=title[:500], sections=sections, cited_versions=versions)
+    writing = Writing(task_name=task, request=request[:2000], title=title[:500], sections=sections)
+    cited = [oid for oid, _ in writing.cited_ids()]  # sentences' and table rows' objects
+    writing = writing.model_copy(update={"cited_versions": {oid: row["version"] for oid, row in store.current_rows(cited).items()}})
     registration: dict[str, Any] = {}
     if register:
         outcome = register_many(store, [writing], task=task.value, producer=f"writing.{task.value}").outcomes[0]

@@ -30,15 +30,15 @@ class PaperOrganisation:
 def read_organisation(store: Store) -> PaperOrganisation:
     org = PaperOrganisation()
     entities: dict[str, set[str]] = defaultdict(set)
+    papers_of: dict[str, set[str]] = {}  # entity id → papers mentioning it
     for row in store.objects("entity"):
         d = row["data"]
         org.names[row["id"]] = (d["name"], d["type"])
-        papers = {m["paper_id"] for m in d["mentions"]}
-        org.entity_df[row["id"]] = len(papers)
-        for p in papers:
+        papers_of[row["id"]] = {m["paper_id"] for m in d["mentions"]}
+        org.entity_df[row["id"]] = len(papers_of[row["id"]])
+        for p in papers_of[row["id"]]:
             entities[p].add(row["id"])
     org.entities = dict(entities)
-    papers_of = {e: {p for p, es in entities.items() if e in es} for e in org.names} if entities else {}
     categories: dict[str, Counter] = defaultdict(Counter)
     for row in store.objects("assignment"):
         for p in papers_of.get(row["data"]["entity_id"], ()):

@@ -20,9 +20,7 @@ from ..models import CitedSentence, Section, WritingTask
 from ..store import Store
 from ..tasks.common import count_tokens
 from ..views.lexical import BM25
-from ..views.views import View, ViewItem, compare
-from .compose import WritingResult, one_connection, cite_fact, finish, llm_section, titles, usable
-from .summary import sid
+from .compose import WritingResult, aligned_results, cite_fact, finish, front, llm_section, one_connection, sid, usable
 from .organisation import PaperOrganisation, read_organisation
 
 
@@ -35,8 +33,7 @@ def request_text(store: Store, paper: str | None, abstract: str | None) -> tuple
     if not paper:
         raise ValueError("give --paper FILE_OR_ID or --abstract TEXT")
     if store.get_row(paper) is not None:
-        front = [s["text"] for s in store.paper_sentences(paper) if s["section"] in ("title", "abstract") or s["sid"] <= 5]
-        return " ".join(front), paper, paper, paper_years(store, [paper]).get(paper)
+        return front(store, paper)[0], paper, paper, paper_years(store, [paper]).get(paper)
     path = Path(paper)
     if not path.exists():
         raise LookupError(f"{paper!r} is neither a paper in store {store.home} nor a file")
@@ -81,14 +78,14 @@ def best_fact(store: Store, paper: str, query: str) -> dict | None:
     facts = [r for r in store.objects("fact", paper_id=paper) if usable(r["data"]) and r["data"]["type"] != "limitation"]
     if not facts:
         return None
-    front = {s["sid"] for s in store.paper_sentences(paper) if s["section"] in ("title", "abstract")} or set(range(1, 6))
+    abstract_sids = front(store, paper)[1]
     scores = BM25([r["data"]["statement"] for r in facts]).scores(query)
     top = max(scores.max(), 1e-9)
     prefer = {"method_description": 0.15, "finding": 0.05}
 
     def score(pair) -> tuple[float, int]:
         s, r = pair
-        return (s / top + 0.5 * (sid(r) in front) + prefer.get(r["data"]["type"], 0.0), -sid(r))
+        return (s / top + 0.5 * (sid(r) in abstract_sids) + prefer.get(r["data"]["type"], 0.0), -sid(r))
 
     return max(zip(scores, facts), key=score)[1]
 
@@ -97,13 +94,9 @@ def differences(store: Store, org: PaperOrganisation, papers: list[str], name: d
     """Results of several papers on the same dataset and metric (aligned, not ranked), and the
     methods each names that the others do not."""
     out: list[CitedSentence] = []
-    items = [ViewItem(id=r["id"], kind="fact", text=r["data"]["statement"], paper_id=p, locators=r["data"]["evidence"], data=r["data"])
-             for p in papers for r in store.objects("fact", paper_id=p) if r["data"]["quantities"]]
-    rows = compare(View(items=items), ("dataset", "metric")).rows
     by_setting: dict[tuple[str, str], dict[str, dict]] = defaultdict(dict)
-    for row in rows:
-        if row["dataset"] and row["metric"] and row["value"]:
-            by_setting[(row["dataset"], row["metric"])].setdefault(row["paper"], row)
+    for row in aligned_results(store, papers):
+        by_setting[(row["dataset"], row["metric"])].setdefault(row["paper"], row)
     for (dataset, metric), per_paper in sorted(by_setting.items(), key=lambda kv: -len(kv[1])):
         if len(per_paper) < 2:
             break
@@ -168,22 +161,23 @@ def related_work(store: Store, *, paper: str | None = None, abstract: str | None
     if not cited:
         raise LookupError("no prior work in the store for this request" + (f" (published by {year})" if year else ""))
     org = org or read_organisation(store)
-    name = titles(store, cited + ([pid] if pid else []))
+    name = store.titles(cited + ([pid] if pid else []))
     usage, errors, sections, read = Usage(), [], [], count_tokens(query)
     for heading, papers in themes(org, cited):
+        scope = f"{len(papers)} papers: {', '.join(papers)}"
         facts = {p: f for p in papers if (f := best_fact(store, p, query)) is not None}
         diffs = differences(store, org, papers, name)
         read += sum(count_tokens(f["data"]["statement"]) for f in facts.values()) + sum(count_tokens(d.text) for d in diffs)
         if client is None:
             sentences = [cite_fact(f, f"{name.get(p, p)} ({p}): ") for p, f in facts.items()] + diffs
-            sections.append(Section(heading=heading, scope=f"{len(papers)} papers: {', '.join(papers)}", sentences=sentences))
+            sections.append(Section(heading=heading, scope=scope, sentences=sentences))
         else:
             material = [(f"F{i + 1}", f"{p} ({name.get(p, p)}): {f['data']['statement']}", [f["id"], f["data"]["evidence"][0]])
                         for i, (p, f) in enumerate(facts.items())]
             material += [(f"D{i + 1}", d.text, d.citations) for i, d in enumerate(diffs)]
             sec = llm_section(client, heading, "Say what each cited work does and how they differ, naming each paper by its id.",
                               material, usage, errors)
-            sections.append(sec.model_copy(update={"scope": f"{len(papers)} papers: {', '.join(papers)}"}))
+            sections.append(sec.model_copy(update={"scope": scope}))
     closing = stance(store, org, pid, query, cited)
     sections.append(Section(heading="How this paper stands", sentences=closing))
     title = f"Related work for {name.get(pid, label) if pid else label}" + (f" ({pid})" if pid else "")

@@ -13,17 +13,14 @@ from ..llm.usage import Usage
 from ..models import CitedSentence, Section, WritingTask
 from ..store import Store
 from ..tasks.common import count_tokens
-from ..views.views import View, ViewItem, compare
-from .compose import WritingResult, one_connection, cite_fact, finish, llm_section, titles, usable
+from .compose import WritingResult, aligned_results, cite_fact, finish, llm_section, one_connection, usable
 from .organisation import read_organisation
 from .related_work import best_fact, themes
 
 
 def results_table(store: Store, papers: list[str]) -> list[dict[str, str]]:
     """Quantity-bearing facts of the papers, aligned on dataset and metric (rows sorted by setting)."""
-    items = [ViewItem(id=r["id"], kind="fact", text=r["data"]["statement"], paper_id=p, locators=r["data"]["evidence"], data=r["data"])
-             for p in papers for r in store.objects("fact", paper_id=p) if r["data"]["quantities"]]
-    rows = [r for r in compare(View(items=items), ("dataset", "metric")).rows if r["dataset"] and r["metric"] and r["value"]]
+    rows = aligned_results(store, papers)
     rows.sort(key=lambda r: (r["dataset"].lower(), r["metric"].lower(), r["paper"]))
     per_paper: dict[str, int] = {}
     rows = [r for r in rows if (per_paper.__setitem__(r["paper"], per_paper.get(r["paper"], 0) + 1) or per_paper[r["paper"]] <= 3)]
@@ -73,7 +70,7 @@ def review(store: Store, topic: str, papers: list[str] | None = None, k: int = 1
     if not papers:
         raise LookupError(f"no papers in store {store.home} for {topic!r}")
     org = read_organisation(store)
-    name = titles(store, papers)
+    name = store.titles(papers)
     usage, errors, sections, read, n_disagree = Usage(), [], [], count_tokens(topic), 0
     for heading, group in themes(org, papers, max_themes=5):
         approaches = [(p, f) for p in group if (f := best_fact(store, p, topic)) is not None]

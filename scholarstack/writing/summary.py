@@ -12,7 +12,7 @@ from ..models import Section, WritingTask
 from ..store import Store
 from ..tasks.common import count_tokens
 from ..views.lexical import BM25
-from .compose import WritingResult, one_connection, by_words, cite_fact, finish, llm_section, titles, usable
+from .compose import WritingResult, by_words, cite_fact, finish, front, llm_section, one_connection, sid, usable
 
 PARTS = [("Problem", "What problem does the paper address, and what does it contribute?"),
          ("Method", "How does the paper's method work?"),
@@ -30,17 +30,12 @@ def paper_facts(store: Store, paper_id: str) -> list[dict]:
     return facts
 
 
-def sid(row: dict) -> int:
-    return int(row["data"]["evidence"][0].rsplit(":", 1)[1])
-
-
 def ranked_parts(store: Store, paper_id: str, facts: list[dict]) -> dict[str, list[dict]]:
     """The paper's facts for each part, most central first (BM25 against the title and abstract);
     the problem part keeps the abstract's order."""
-    front = [s["text"] for s in store.paper_sentences(paper_id) if s["section"] in ("title", "abstract") or s["sid"] <= 5]
-    scores = BM25([r["data"]["statement"] for r in facts]).scores(" ".join(front))
+    text, abstract_sids = front(store, paper_id)
+    scores = BM25([r["data"]["statement"] for r in facts]).scores(text)
     central = [r for _, r in sorted(zip(scores, facts), key=lambda x: (-x[0], sid(x[1])))]
-    abstract_sids = {s["sid"] for s in store.paper_sentences(paper_id) if s["section"] in ("title", "abstract")} or set(range(1, 6))
     kind = lambda r: r["data"]["type"]  # noqa: E731
     problem = sorted([r for r in central if sid(r) in abstract_sids and kind(r) != "limitation"], key=sid)
     results = [r for r in central if r["data"]["quantities"] and kind(r) in ("finding", "theoretical_result")]
@@ -58,7 +53,7 @@ def summarize(store: Store, paper_id: str, words: int = 250, client: LLMClient |
     started = time.perf_counter()
     facts = paper_facts(store, paper_id)
     parts = ranked_parts(store, paper_id, facts)
-    title = titles(store, [paper_id]).get(paper_id, paper_id)
+    title = store.titles([paper_id]).get(paper_id, paper_id)
     used: set[str] = set()
     sections: list[Section] = []
     usage, errors = Usage(), []
