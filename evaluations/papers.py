@@ -24,10 +24,12 @@ class Compiler(Protocol):
     def __call__(self, store_home: str, *, backend: str, papers: list[str], progress: bool, index: bool) -> dict[str, Any]: ...
 
 
-def compile_records(store: Store, records: list[PaperRecord], compiler: Compiler | None, progress: bool = False) -> None:
-    """Ingest and compile (offline, no vector index) whatever of `records` the store lacks."""
+def compile_records(store: Store, records: list[PaperRecord], compiler: Compiler | None, progress: bool = False,
+                    force: bool = False) -> None:
+    """Ingest and compile (offline, no vector index) whatever of `records` the store lacks; `force`:
+    all of them again (a changed record is a revision of its paper)."""
     have = set(raw_paper_ids(store))
-    todo = [r for r in records if r.paper_id not in have]
+    todo = [r for r in records if force or r.paper_id not in have]
     if todo:
         if compiler is None:
             raise ValueError(f"{len(todo)} of the benchmark's papers are not in {store.home} and no compiler was given "

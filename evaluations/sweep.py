@@ -28,7 +28,9 @@ DATA_FILES = {
     "scirex": ["scirex/docs.jsonl.gz"],
     "store_fidelity": [],
     "related_work": ["acl_scisummnet/citances_dev.jsonl", "acl_scisummnet/papers.jsonl.gz"],
-    "summary": ["acl_scisummnet/papers.jsonl.gz"],
+    "summary": ["acl_scisummnet/papers.jsonl.gz", "clscisumm2018"],
+    "review": ["acl_scisummnet/papers.jsonl.gz"],
+    "chain": [],
 }
 
 
@@ -53,7 +55,7 @@ def load_sweep(name: str) -> list[Config]:
     out = []
     for bench, params in (cfg.get("benchmarks") or {}).items():
         params = dict(params or {})
-        if cfg.get("embedder") and bench in ("retrieval", "claims", "qa", "localisation", "related_work"):
+        if cfg.get("embedder") and bench in ("retrieval", "claims", "qa", "localisation", "related_work", "review"):
             params.setdefault("embedder", cfg["embedder"])
         for backend in cfg.get("backends", ["offline"]):
             if backend != "offline" and bench not in ANSWERING:
@@ -103,6 +105,7 @@ def run_config(cfg: Config, eval_store: Store, run_id: str, client=None, progres
     """`compiler`: the orchestration's in-process compile (evaluations.benchmarks.Compiler);
     `results`: where the result is kept (default the store it ran on)."""
     from .benchmarks import BENCHMARKS
+    from .chain_eval import eval_chain
     from .writing_eval import WRITING_BENCHMARKS
 
     kwargs = dict(cfg.params) | {"progress": progress, "compiler": compiler}
@@ -110,7 +113,7 @@ def run_config(cfg: Config, eval_store: Store, run_id: str, client=None, progres
         kwargs["budget"] = cfg.budget
     if cfg.benchmark in ANSWERING:
         kwargs["client"] = client
-    result = (BENCHMARKS | WRITING_BENCHMARKS)[cfg.benchmark](eval_store, **kwargs)
+    result = (BENCHMARKS | WRITING_BENCHMARKS | {"chain": eval_chain})[cfg.benchmark](eval_store, **kwargs)
     save_result(results or eval_store, cfg, result, run_id)
     return result
 

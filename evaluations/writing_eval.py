@@ -7,6 +7,9 @@ against those, next to the top-k of hybrid retrieval on the abstract (the same e
 citation support (the share of sourced sentences the learned claim verifier labels SUPPORT from
 their cited text, and the share the lexical citation check accepts), tokens per section.
 
+review: reviews of taxonomy topics, asked by name: coverage of the topic's papers, citation
+resolution and support, disagreements.
+
 summary: ROUGE-1/2/L F (rouge-score, stemmed) of the summary written from the paper's L1/L2
 objects against ScisummNet's human summary, next to the abstract, the first 250 words and a
 full-text TextRank; tokens read for the view vs the full text. ScisummNet's human summaries start
@@ -160,20 +163,39 @@ def textrank(sentences: list[str], words: int) -> str:
 
 def eval_summary(store: Store, limit: int | None = None, words: int = 250, progress: bool = False,
                  compiler: Compiler | None = None, **_: Any) -> dict[str, Any]:
+    """Both sets of human summaries: ScisummNet's (`human_summary`) and CL-SciSumm 2018's
+    (`summary/*.human.txt`); `limit`: at most that many papers of each, spread over the set."""
+    from scholarstack.ingest.clscisumm import human_summary, reference_record
+
+    human = {pid: text for pid, text in _human_summaries() if text}
+    chosen = set(spread(sorted(human), limit))
+    papers = _corpus(store, compiler, progress, chosen.__contains__)
+    sets = {"scisummnet": [(p, human[p.paper_id]) for p in papers]}
+    topics = sorted(t for t in (shared_data_dir() / "clscisumm2018").iterdir() if t.is_dir())
+    cls = spread([(r, text) for t in topics if (text := human_summary(t)) and (r := reference_record(t)) is not None], limit)
+    compile_records(store, [r for r, _ in cls], compiler, progress)
+    sets["clscisumm"] = cls
+    out = {name: _score_summaries(store, items, words, progress) for name, items in sets.items()}
+    return {"benchmark": "summary", "n": sum(o["n"] for o in out.values()), "sets": out,
+            "systems": {f"{name}/{system}": v for name, o in out.items() for system, v in o["systems"].items()}}
+
+
+def _score_summaries(store: Store, items: list, words: int, progress: bool) -> dict[str, Any]:
+    """ROUGE F of each system's summary against the human one; tokens read by the view and by a
+    full-text reader."""
     from rouge_score import rouge_scorer
     from tqdm import tqdm
 
     from scholarstack.tasks.common import count_tokens
     from scholarstack.writing.summary import summarize
 
-    human = {pid: text for pid, text in _human_summaries() if text}
-    chosen = set(spread(sorted(human), limit))
-    papers = _corpus(store, compiler, progress, chosen.__contains__)
-    items = [p for p in papers if store.get_row(p.paper_id) is not None]
     scorer = rouge_scorer.RougeScorer(["rouge1", "rouge2", "rougeL"], use_stemmer=True)
     sums: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
-    read_view = read_full = failed = 0
-    for p in tqdm(items, desc="summaries", unit="paper", disable=not progress):
+    read_view = read_full = failed = n = 0
+    for p, gold in tqdm(items, desc="summaries", unit="paper", disable=not progress):
+        if store.get_row(p.paper_id) is None:
+            failed += 1
+            continue
         prose = [s["text"] for s in store.paper_sentences(p.paper_id) if s["kind"] == "prose" and s["sid"] > 0]
         abstract = " ".join(t for _, t in p.abstract.sentences) or p.abstract.text if p.abstract else ""
         first = " ".join(" ".join(prose).split()[:words])
@@ -182,20 +204,75 @@ def eval_summary(store: Store, limit: int | None = None, words: int = 250, progr
         except LookupError:
             failed += 1
             continue
+        n += 1
         ours = " ".join(s.text for s in result.writing.sentences())
         read_view += result.tokens_in
         read_full += count_tokens(" ".join(prose))
         for name, text in (("abstract", abstract), ("first_250_words", first), ("textrank_fulltext", textrank(prose, words)),
                            ("scholarstack_summary", ours)):
-            scores = scorer.score(human[p.paper_id], text)
-            for m, s in scores.items():
-                sums[name][m] += s.fmeasure
+            for m, score in scorer.score(gold, text).items():
+                sums[name][m] += score.fmeasure
             sums[name]["words"] += len(text.split())
-    n = max(1, len(items) - failed)
-    systems = {name: {m: round(v / n, 4) for m, v in s.items()} for name, s in sums.items()}
-    systems["scholarstack_summary"] |= {"tokens_read": round(read_view / n, 1), "failed": failed}
-    systems["textrank_fulltext"] |= {"tokens_read": round(read_full / n, 1)}
-    return {"benchmark": "summary", "n": len(items), "systems": systems}
+    systems = {name: {m: round(v / max(1, n), 4) for m, v in s.items()} for name, s in sums.items()}
+    if n:
+        systems["scholarstack_summary"] |= {"tokens_read": round(read_view / n, 1)}
+        systems["textrank_fulltext"] |= {"tokens_read": round(read_full / n, 1)}
+    return {"n": n, "failed": failed, "systems": systems}
+
+
+def topic_papers(org, dimension: str = "task_area") -> dict[str, list[str]]:
+    """Taxonomy category name → the papers whose dominant category of `dimension` it is."""
+    out: dict[str, list[str]] = defaultdict(list)
+    for paper in sorted(org.categories):
+        if (cat := org.dominant(paper, dimension)) is not None:
+            out[org.category_names.get(cat, cat)].append(paper)
+    return dict(sorted(out.items()))
+
+
+def eval_review(store: Store, limit: int | None = 5, k: int = 30, corpus_limit: int | None = None, embedder: str = "minilm",
+                progress: bool = False, compiler: Compiler | None = None, **_: Any) -> dict[str, Any]:
+    """Reviews of `limit` topics (task-area categories of the compiled taxonomy, spread over them by
+    name), each asked by its name alone with `k` papers found through the views. Per topic: coverage
+    (the share of the topic's papers, those whose dominant task area it is, that the review cites;
+    also out of at most `k`), precision (the share of cited papers in the topic), citation
+    resolution (cited ids and locators that resolve in the store), citation support (the claim
+    verifier), disagreements (from L3 syntheses), tokens and seconds."""
+    from tqdm import tqdm
+
+    from scholarstack.tasks.claims import verifier_encoder
+    from scholarstack.learned.claim_verifier import default_verifier
+    from scholarstack.verify import cited_texts
+    from scholarstack.writing.organisation import read_organisation
+    from scholarstack.writing.review import review
+
+    _corpus(store, compiler, progress, set(spread(_ids(), corpus_limit)).__contains__ if corpus_limit else None)
+    org = read_organisation(store)
+    topics = spread(list(topic_papers(org).items()), limit)
+    emb = embedder_for(embedder, store)
+    verifier, verifier_emb = default_verifier(), verifier_encoder()
+    rows = []
+    for topic, members in tqdm(topics, desc="reviews", unit="topic", disable=not progress):
+        t0 = time.perf_counter()
+        result = review(store, topic, k=k, embedder=emb, register=False)
+        seconds = time.perf_counter() - t0
+        writing = result.writing
+        citations = sorted({c for s in writing.sentences() for c in s.citations} | {r["fact"] for sec in writing.sections for r in sec.table})
+        resolved = cited_texts(store, citations)
+        cited_papers = {paper for _, paper in resolved.values() if paper}
+        hit = len(cited_papers & set(members))
+        n, by_model = support_rates(store, result, verifier, verifier_emb)
+        rows.append({"topic": topic, "topic_papers": len(members), "cited_papers": len(cited_papers),
+                     "coverage": round(hit / len(members), 4), "coverage_at_k": round(hit / min(k, len(members)), 4),
+                     "precision": round(hit / max(1, len(cited_papers)), 4),
+                     "citation_resolution": round(len(resolved) / max(1, len(citations)), 4),
+                     "citation_support_verifier": round(by_model / max(1, n), 4), "sections": len(writing.sections),
+                     "table_rows": sum(len(sec.table) for sec in writing.sections),
+                     "disagreements": result.extra["disagreements"], "tokens_out": result.tokens_out,
+                     "seconds": round(seconds, 2)})
+    keys = ("coverage", "coverage_at_k", "precision", "citation_resolution", "citation_support_verifier")
+    mean = {m: round(sum(r[m] for r in rows) / max(1, len(rows)), 4) for m in keys}
+    mean["disagreements"] = sum(r["disagreements"] for r in rows)
+    return {"benchmark": "review", "n": len(rows), "k": k, "topics": rows, "systems": {"scholarstack_review": mean}}
 
 
 def _human_summaries():
@@ -207,4 +284,4 @@ def _human_summaries():
             yield d["paper_id"], d.get("human_summary") or ""
 
 
-WRITING_BENCHMARKS = {"related_work": eval_related_work, "summary": eval_summary}
+WRITING_BENCHMARKS = {"related_work": eval_related_work, "summary": eval_summary, "review": eval_review}

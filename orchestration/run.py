@@ -194,3 +194,38 @@ def run_sweep(store_home: str | None, sweep: str, backend: str = "offline", prog
     report = _metadata(res, "eval_report")
     lines.append(f"report: {report.get('html', '?')}")
     return {"ok": ok, "lines": lines, "seconds": round(time.perf_counter() - started, 1), "report": report.get("html")}
+
+
+def run_chain(store_home: str | None, path: str, fresh: bool = False, progress: bool = True) -> dict[str, Any]:
+    """Materialise every step of a chain file, in order; each step's result from its metadata. A
+    transcript (steps, reuse, costs) is written under `<store>/chains/`."""
+    import json
+
+    from dagster import materialize
+
+    from assets.chains import chain_assets, step_key
+    from scholarstack.chain import StepResult, load_chain
+    from scholarstack.store import Store
+
+    chain = load_chain(path)
+    store = Store(store_home)
+    resources = resources_for(str(store.home), chain.backend)
+    started = time.perf_counter()
+    res = materialize(chain_assets(chain, fresh), instance=instance_for(store.home), resources=resources, run_config=QUIET,
+                      raise_on_error=False)
+    steps, lines = [], _checks(res)
+    for i in range(1, len(chain.steps) + 1):
+        meta = _metadata(res, step_key(chain, i).to_user_string())
+        if meta.get("task"):
+            steps.append(StepResult.model_validate(meta))
+    hits = sum(s.reused for s in steps)
+    tasks = sum(s.task not in ("ingest", "compile") for s in steps)
+    summary = {"chain": chain.name, "ok": res.success and len(steps) == len(chain.steps), "steps": [s.model_dump() for s in steps],
+               "run_id": res.run_id, "reused": hits, "task_steps": tasks, "hit_rate": round(hits / max(1, tasks), 4),
+               "tokens_in": sum(s.tokens_in for s in steps), "tokens_out": sum(s.tokens_out for s in steps),
+               "seconds": round(time.perf_counter() - started, 2), "failures": lines}
+    out = store.home / "chains" / chain.name / f"{res.run_id}.json"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(summary, indent=1))
+    summary["transcript"] = str(out)
+    return summary

@@ -196,23 +196,23 @@ def _client(args: argparse.Namespace, store):
 
 
 def cmd_ask(args: argparse.Namespace) -> int:
-    from .tasks.qa import answer_question
+    from .tasks.qa import ask
     from .views.views import open_kb
 
     store = _store(args)
     kb = open_kb(store)
-    ans = answer_question(kb, args.question, args.paper, mode=args.mode, embedder=kb.embedder, client=_client(args, store))
+    ans = ask(kb, args.question, args.paper, mode=args.mode, client=_client(args, store), reuse=not args.fresh)
     _print_answer(ans, args.json)
     return 0
 
 
 def cmd_verify_claim(args: argparse.Namespace) -> int:
-    from .tasks.claims import verify_claim
+    from .tasks.claims import judge_claim
     from .views.views import open_kb
 
     store = _store(args)
     kb = open_kb(store)
-    ans = verify_claim(kb, args.claim, args.paper, mode=args.mode, embedder=kb.embedder, client=_client(args, store))
+    ans = judge_claim(kb, args.claim, args.paper, mode=args.mode, client=_client(args, store), reuse=not args.fresh)
     _print_answer(ans, args.json)
     return 0
 
@@ -226,7 +226,16 @@ def _print_answer(ans, as_json: bool) -> None:
         print(f"  source {', '.join(s.locators)}: {s.text}")
     if ans.interpretation:
         print(f"  interpretation: {ans.interpretation}")
-    print(f"  tokens in/out: {ans.tokens_in}/{ans.tokens_out}; {ans.seconds:.3f}s")
+    print(f"  tokens in/out: {ans.tokens_in}/{ans.tokens_out}; {ans.seconds:.3f}s; {_reuse_line(ans.extra)}")
+
+
+def _reuse_line(extra: dict) -> str:
+    reuse, reg = extra.get("reuse") or {}, extra.get("registration") or {}
+    if reuse.get("hit"):
+        return f"reused {reuse['id']} v{reuse['version']} ({reuse['saved_tokens']} tokens not spent)"
+    if reg:
+        return f"registered {reg['id']} ({reg['status']}" + (f": {reg['reason']}" if reg.get("reason") else "") + ")"
+    return "not registered"
 
 
 def cmd_sweep(args: argparse.Namespace) -> int:
@@ -318,7 +327,8 @@ def _print_writing(result, as_json: bool) -> int:
               f"{len(cit.unsupported)} unsupported sentence(s) kept as interpretation")
     for err in result.extra.get("errors", []):
         print(f"LLM error: {err}", file=sys.stderr)
-    print(f"{result.backend}; tokens read/written {result.tokens_in}/{result.tokens_out}; {result.seconds:.2f}s")
+    print(f"{result.backend}; tokens read/written {result.tokens_in}/{result.tokens_out}; {result.seconds:.2f}s"
+          + (f"; reused, {result.extra['reuse']['saved_tokens']} tokens not spent" if result.extra.get("reuse") else ""))
     return 0
 
 
@@ -326,7 +336,7 @@ def cmd_summarize(args: argparse.Namespace) -> int:
     from .writing.summary import summarize
 
     store = _store(args)
-    return _print_writing(summarize(store, args.paper_id, words=args.words, client=_client(args, store)), args.json)
+    return _print_writing(summarize(store, args.paper_id, words=args.words, client=_client(args, store), reuse=not args.fresh), args.json)
 
 
 def cmd_related_work(args: argparse.Namespace) -> int:
@@ -334,14 +344,32 @@ def cmd_related_work(args: argparse.Namespace) -> int:
 
     store = _store(args)
     return _print_writing(related_work(store, paper=args.paper, abstract=args.abstract, k=args.k, before=args.before,
-                                       client=_client(args, store)), args.json)
+                                       client=_client(args, store), reuse=not args.fresh), args.json)
 
 
 def cmd_review(args: argparse.Namespace) -> int:
     from .writing.review import review
 
     store = _store(args)
-    return _print_writing(review(store, args.topic, papers=args.papers, k=args.k, client=_client(args, store)), args.json)
+    return _print_writing(review(store, args.topic, papers=args.papers, k=args.k, client=_client(args, store), reuse=not args.fresh), args.json)
+
+
+def cmd_chain(args: argparse.Namespace) -> int:
+    from orchestration.run import run_chain
+
+    store = _store(args)
+    out = run_chain(str(store.home), args.file, fresh=args.fresh, progress=not args.json)
+    if args.json:
+        _print_json(out)
+        return 0 if out["ok"] else 1
+    print("| step | task | request | result | output | tokens in/out | seconds |\n|---|---|---|---|---|---|---|")
+    for s in out["steps"]:
+        print(f"| {s['index']} | {s['task']} | {s['request'][:60]} | {s['status']} | {s['output']} | {s['tokens_in']}/{s['tokens_out']} | {s['seconds']} |")
+    print(f"\n{out['chain']}: {len(out['steps'])} steps, {out['reused']} of {out['task_steps']} task steps reused "
+          f"(hit rate {out['hit_rate']}); tokens {out['tokens_in']}/{out['tokens_out']}; {out['seconds']}s; transcript {out['transcript']}")
+    for line in out["failures"]:
+        print(line, file=sys.stderr)
+    return 0 if out["ok"] else 1
 
 
 def cmd_idea(args: argparse.Namespace) -> int:
@@ -414,6 +442,11 @@ def cmd_eval(args: argparse.Namespace) -> int:
     print("| system | " + " | ".join(metrics) + " |\n|---|" + "---|" * len(metrics))
     for name, row in result["systems"].items():
         print(f"| {name} | " + " | ".join(str(row[m]) for m in metrics) + " |")
+    if result.get("topics"):  # the review benchmark's per-topic rows
+        cols = list(result["topics"][0])
+        print("\n| " + " | ".join(cols) + " |\n|---|" + "---|" * (len(cols) - 1))
+        for row in result["topics"]:
+            print("| " + " | ".join(str(row[c]) for c in cols) + " |")
     return 0
 
 
@@ -468,18 +501,20 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--k", type=positive_int, default=10)
     sp.add_argument("--budget", type=positive_int, default=4000, help="characters of rendered output")
     sp = add("ask", cmd_ask, "answer a question from one or more papers, citing sentence locators")
+    sp.add_argument("--fresh", action="store_true", help="derive it again even when a registered one can be reused")
     sp.add_argument("question")
     sp.add_argument("--paper", action="append", required=True, help="paper id (repeat for several)")
     sp.add_argument("--mode", choices=["view", "fulltext"], default="view")
     sp.add_argument("--backend", choices=["offline", "openai"], default="offline")
     sp = add("verify-claim", cmd_verify_claim, "check a claim against a cited paper")
+    sp.add_argument("--fresh", action="store_true", help="derive it again even when a registered one can be reused")
     sp.add_argument("claim")
     sp.add_argument("--paper", required=True)
     sp.add_argument("--mode", choices=["view", "fulltext"], default="view")
     sp.add_argument("--backend", choices=["offline", "openai"], default="offline")
     sp = add("eval", cmd_eval, "run a benchmark; every system measured on the same items in one run")
     sp.add_argument("benchmark", choices=["retrieval", "claims", "qa", "localisation", "pdf_fidelity", "scirex", "store_fidelity",
-                                          "related_work", "summary"])
+                                          "related_work", "summary", "review", "chain"])
     sp.add_argument("--data", default=None, help="another file of the same format")
     sp.add_argument("--limit", type=positive_int, default=None, help="at most N items, spread evenly over the file")
     sp.add_argument("--embedder", choices=["minilm", "tfidf"], default=None)
@@ -506,10 +541,12 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--mode", choices=["frozen", "sequential"], default="frozen")
     sp.add_argument("--backend", choices=["offline", "openai"], default="offline")
     sp = add("summarize", cmd_summarize, "a paper's problem, method, results and limitations from its L1/L2 objects, every sentence cited")
+    sp.add_argument("--fresh", action="store_true", help="derive it again even when a registered one can be reused")
     sp.add_argument("paper_id")
     sp.add_argument("--words", type=positive_int, default=250)
     sp.add_argument("--backend", choices=["offline", "openai"], default="offline")
     sp = add("related-work", cmd_related_work, "a related-work section for a paper (prior work only, grouped into themes), every sentence cited")
+    sp.add_argument("--fresh", action="store_true", help="derive it again even when a registered one can be reused")
     what = sp.add_mutually_exclusive_group(required=True)
     what.add_argument("--paper", default=None, help="a paper id in the store, or a paper file")
     what.add_argument("--abstract", default=None, help="the new paper's abstract")
@@ -517,10 +554,14 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--before", type=positive_int, default=None, metavar="YEAR", help="only work published by YEAR (default: the paper's year)")
     sp.add_argument("--backend", choices=["offline", "openai"], default="offline")
     sp = add("review", cmd_review, "a structured literature review of a topic: sections from the taxonomy, results table, disagreements, limitations")
+    sp.add_argument("--fresh", action="store_true", help="derive it again even when a registered one can be reused")
     sp.add_argument("topic")
     sp.add_argument("--papers", nargs="+", default=None, help="review these paper ids (default: found through the views)")
     sp.add_argument("--k", type=positive_int, default=12, help="papers to find when --papers is not given")
     sp.add_argument("--backend", choices=["offline", "openai"], default="offline")
+    sp = add("chain", cmd_chain, "run a chain of tasks (a YAML file) as Dagster assets; steps reuse what earlier runs registered")
+    sp.add_argument("file")
+    sp.add_argument("--fresh", action="store_true", help="derive every step again even when a registered output can be reused")
     sp = add("sweep", cmd_sweep, "materialise every benchmark configuration of configs/sweeps/NAME.yaml, then its report")
     sp.add_argument("name")
     sp.add_argument("--backend", choices=["offline", "openai"], default="offline")

@@ -31,6 +31,7 @@ MODE = Annotated[Literal["view", "fulltext"], Field(description="view: the paper
 BACKEND = Annotated[Literal["offline", "openai"], Field(description="offline: learned models and rules; openai: the "
                                                                     "configured OpenAI-compatible model (configs/backends.yaml)")]
 PAPERS = Annotated[list[str], Field(min_length=1, description="paper ids as in locators, e.g. A00-1031")]
+FRESH = Annotated[bool, Field(description="derive it again even when a registered one can be reused")]
 
 
 def _clear_errors(fn):
@@ -54,7 +55,6 @@ def build_server(store_dir: str | None = None):
     from mcp.types import ToolAnnotations
 
     reads = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
-    asks = ToolAnnotations(read_only_hint=True, destructive_hint=False, open_world_hint=True)  # may call the configured LLM
 
     store = Store(store_dir)
     kb = open_kb(store)
@@ -116,25 +116,26 @@ def build_server(store_dir: str | None = None):
 
         return configured_client(store.home) if backend == "openai" else None
 
-    @server.tool(description="Answer a question from one or more papers, citing sentence locators.", annotations=asks)
+    writes = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=True, open_world_hint=True)
+
+    @server.tool(description="Answer a question from one or more papers, citing sentence locators. Registered as a judgement "
+                             "and reused by later calls while the papers and facts it read are unchanged.", annotations=writes)
     @_clear_errors
     def ask(question: Annotated[str, Field(description="the question")], papers: PAPERS, mode: MODE = "view",
-            backend: BACKEND = "offline") -> dict[str, Any]:
-        from .tasks.qa import answer_question
+            backend: BACKEND = "offline", fresh: FRESH = False) -> dict[str, Any]:
+        from .tasks.qa import ask as run
 
-        return answer_question(kb, question, papers, mode=mode, embedder=kb.embedder, client=client_for(backend)).model_dump(mode="json")
+        return run(kb, question, papers, mode=mode, client=client_for(backend), reuse=not fresh).model_dump(mode="json")
 
-    @server.tool(description="Verify a claim against a cited paper: SUPPORT / CONTRADICT / NOT ENOUGH INFO with rationale.",
-                 annotations=asks)
+    @server.tool(description="Verify a claim against a cited paper: SUPPORT / CONTRADICT / NOT ENOUGH INFO with rationale. "
+                             "Registered as a judgement and reused while the paper and facts it read are unchanged.", annotations=writes)
     @_clear_errors
     def verify_claim(claim: Annotated[str, Field(description="the claim as a citing paper states it")],
                      paper: Annotated[str, Field(description="the cited paper's id")], mode: MODE = "view",
-                     backend: BACKEND = "offline") -> dict[str, Any]:
-        from .tasks.claims import verify_claim as run
+                     backend: BACKEND = "offline", fresh: FRESH = False) -> dict[str, Any]:
+        from .tasks.claims import judge_claim
 
-        return run(kb, claim, paper, mode=mode, embedder=kb.embedder, client=client_for(backend)).model_dump(mode="json")
-
-    writes = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=True, open_world_hint=True)
+        return judge_claim(kb, claim, paper, mode=mode, client=client_for(backend), reuse=not fresh).model_dump(mode="json")
 
     @server.tool(description="Summarise a paper (problem, method, results with numbers, limitations) from its compiled "
                              "objects; every sentence cites fact ids and sentence locators. Registered as a task-derived object.",
@@ -142,10 +143,10 @@ def build_server(store_dir: str | None = None):
     @_clear_errors
     def summarize_paper(paper: Annotated[str, Field(description="the paper's id")],
                         words: Annotated[int, Field(ge=30, le=2000, description="about how many words")] = 250,
-                        backend: BACKEND = "offline") -> dict[str, Any]:
+                        backend: BACKEND = "offline", fresh: FRESH = False) -> dict[str, Any]:
         from .writing.summary import summarize
 
-        return summarize(store, paper, words=words, client=client_for(backend)).model_dump(mode="json")
+        return summarize(store, paper, words=words, client=client_for(backend), reuse=not fresh).model_dump(mode="json")
 
     @server.tool(description="Write a related-work section for a paper in the store or an abstract: prior work only "
                              "(the paper itself and later papers excluded), grouped into themes, every sentence cited.",
@@ -155,13 +156,13 @@ def build_server(store_dir: str | None = None):
                      abstract: Annotated[str | None, Field(description="or the new paper's abstract")] = None,
                      k: Annotated[int, Field(ge=1, le=50, description="papers to cite")] = 10,
                      before: Annotated[int | None, Field(ge=1900, le=2100, description="only work published by this year")] = None,
-                     backend: BACKEND = "offline") -> dict[str, Any]:
+                     backend: BACKEND = "offline", fresh: FRESH = False) -> dict[str, Any]:
         from .writing.related_work import related_work as run
 
         if bool(paper) == bool(abstract):
             raise ValueError("give exactly one of paper or abstract")
         return run(store, paper=paper, abstract=abstract, k=k, before=before, client=client_for(backend),
-                   embedder=kb.embedder).model_dump(mode="json")
+                   embedder=kb.embedder, reuse=not fresh).model_dump(mode="json")
 
     @server.tool(description="Write a structured literature review of a topic: sections from the taxonomy, a results table "
                              "aligned by dataset and metric, disagreements from syntheses, limitations; every sentence cited.",
@@ -169,10 +170,10 @@ def build_server(store_dir: str | None = None):
     @_clear_errors
     def review(topic: Annotated[str, Field(description="the topic, in words")],
                papers: Annotated[list[str] | None, Field(description="review these paper ids (default: found through the views)")] = None,
-               backend: BACKEND = "offline") -> dict[str, Any]:
+               backend: BACKEND = "offline", fresh: FRESH = False) -> dict[str, Any]:
         from .writing.review import review as run
 
-        return run(store, topic, papers=papers, client=client_for(backend), embedder=kb.embedder).model_dump(mode="json")
+        return run(store, topic, papers=papers, client=client_for(backend), embedder=kb.embedder, reuse=not fresh).model_dump(mode="json")
 
     @server.tool(description="One stored object with its evidence sentences, versions and what cites it.", annotations=reads)
     @_clear_errors

@@ -7,7 +7,8 @@ Checks (each failure is named in the note, so a failed fact says why):
 - quantities: every reported number occurs in the evidence;
 - qualifications: negations and hedges in the evidence are kept in the statement.
 Written text (summaries, related work, reviews) is checked sentence by sentence against what each
-sentence cites, by the writers before registration and by the gate again.
+sentence cites, by the writers before registration and by the gate again; a judgement's sources
+against what they cite.
 """
 
 from __future__ import annotations
@@ -17,8 +18,8 @@ from functools import lru_cache
 
 from pydantic import BaseModel, Field
 
-from .models import (Assignment, CitedSentence, Entity, Fact, Relation, ResearchObject, Section, Synthesis, Verification, Writing,
-                     load_object)
+from .models import (Assignment, CitedSentence, Entity, Fact, Judgement, Relation, ResearchObject, Section, Synthesis, Verification,
+                     Writing, load_object)
 from .models.common import LOCATOR_RE
 from .views.lexical import STOP
 
@@ -206,6 +207,21 @@ def verify_writing(obj: Writing, ctx) -> tuple[Verification, str]:
     return Verification.passed, f"{n - interp} of {n} sentences supported by their citations; {interp} marked as interpretation"
 
 
+def verify_judgement(obj: Judgement, ctx) -> tuple[Verification, str]:
+    """Every source says what it quotes: its text is supported by its sentences and its object (the
+    answer itself is the task's reading and is not checked here)."""
+    bad = []
+    for src in obj.sources:
+        obj_id = src.object_id if src.object_id and not LOCATOR_RE.match(src.object_id) else None  # a sentence item's id is its locator
+        evidence = basis_text(ctx.object(obj_id) if obj_id else None) + " " + " ".join(
+            ctx.sentences.get(loc, "") for loc in src.locators)
+        if not supported(src.text, evidence):
+            bad.append(src.text[:80])
+    if bad:
+        return Verification.failed, f"{len(bad)} of {len(obj.sources)} source(s) not what they cite: " + "; ".join(bad[:2])
+    return Verification.passed, f"{len(obj.sources)} source(s), each supported by what it cites"
+
+
 def default_verifier(obj: ResearchObject, ctx) -> tuple[Verification, str]:
     """Used by recheck(); `ctx` is a registry.RecheckContext."""
     if isinstance(obj, Fact):
@@ -224,6 +240,8 @@ def default_verifier(obj: ResearchObject, ctx) -> tuple[Verification, str]:
         return Verification.unresolved, "no anchoring fact names both endpoints"
     if isinstance(obj, Writing):
         return verify_writing(obj, ctx)
+    if isinstance(obj, Judgement):
+        return verify_judgement(obj, ctx)
     if isinstance(obj, Synthesis):
         # A synthesis never inherits verification from its basis: at best it is consistent with it.
         return verify_account(obj, ctx)

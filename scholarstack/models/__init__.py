@@ -15,11 +15,12 @@ from .l2 import (
     Taxonomy,
 )
 from .l3 import BasisItem, BasisRole, ReviewState, Scope, Synthesis, SynthesisKind
+from .judgement import Judgement, JudgementTask, Source
 from .source import Sentence, SourceMap
 from .writing import CitedSentence, Section, Writing, WritingTask
 
 KINDS: dict[str, type[ResearchObject]] = {
-    cls.kind: cls for cls in (SourceMap, Fact, Taxonomy, Entity, Assignment, Relation, Synthesis, Writing)
+    cls.kind: cls for cls in (SourceMap, Fact, Taxonomy, Entity, Assignment, Relation, Synthesis, Writing, Judgement)
 }
 LAYER_OF = {
     "paper": "source",
@@ -30,6 +31,7 @@ LAYER_OF = {
     "relation": "L2",
     "synthesis": "L3",
     "writing": "task",  # task-derived: written from the layers, cites them
+    "judgement": "task",
 }
 
 

@@ -12,7 +12,7 @@ from typing import ClassVar
 
 from pydantic import BaseModel, Field, model_validator
 
-from .common import LOCATOR_RE, ResearchObject
+from .common import LOCATOR_RE, ResearchObject, split_locator
 
 
 class WritingTask(StrEnum):
@@ -45,10 +45,11 @@ class Section(BaseModel):
 
 class Writing(ResearchObject):
     kind: ClassVar[str] = "writing"
-    identity_fields: ClassVar[tuple[str, ...]] = ("task_name", "request")
+    identity_fields: ClassVar[tuple[str, ...]] = ("task_name", "request", "settings")
 
     task_name: WritingTask
     request: str = Field(..., min_length=1, max_length=2000, description="the paper id, topic or abstract written for")
+    settings: str = Field("", max_length=300, description="what shapes the text: backend, length, number of papers")
     title: str = Field(..., min_length=1, max_length=500)
     sections: list[Section] = Field(..., min_length=1)
     cited_versions: dict[str, int] = Field(default_factory=dict, description="object id → version the text was written from")
@@ -60,9 +61,11 @@ class Writing(ResearchObject):
         return sorted({c for s in self.sentences() for c in s.citations if LOCATOR_RE.match(c)})
 
     def cited_ids(self) -> list[tuple[str, str]]:
+        """Cited objects, table rows' facts, and the papers of cited sentences (a revised paper marks it)."""
         ids = {c for s in self.sentences() for c in s.citations if not LOCATOR_RE.match(c)}
         ids |= {row["fact"] for sec in self.sections for row in sec.table if row.get("fact")}
-        return [(c, "cites") for c in sorted(ids)]
+        papers = {split_locator(loc)[0] for loc in self.locators()}
+        return sorted({(c, "cites") for c in ids} | {(p, "source") for p in papers})
 
     def label(self) -> str:
         return self.title

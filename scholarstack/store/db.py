@@ -411,6 +411,15 @@ class Store:
             self.insert_rows(con, "rejections", ["ts", "run_id", "candidate_id", "kind", "reason", "producer", "data"],
                              [(now, *r) for r in rows])
 
+    def record_event(self, event: str, obj_id: str, version: int | None, detail: str, run_id: str = "") -> None:
+        """One event in an object's history that changes no object (e.g. a task reusing it)."""
+        from datetime import datetime, timezone
+
+        with self.transaction() as con:
+            seq = con.execute("SELECT coalesce(max(seq), 0) + 1 FROM events").fetchall()[0][0]
+            self.insert_rows(con, "events", ["seq", "ts", "run_id", "event", "obj_id", "version", "detail"],
+                             [(seq, datetime.now(timezone.utc), run_id, event, obj_id, version, detail[:500])])
+
     def table_exists(self, schema: str, table: str, column: str | None = None) -> bool:
         if column is not None:
             return bool(self.query("SELECT 1 FROM information_schema.columns WHERE table_schema = ? AND table_name = ? "

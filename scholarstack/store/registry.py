@@ -19,14 +19,14 @@ from typing import Any, Literal
 import pyarrow as pa
 from pydantic import ValidationError
 
-from ..models import KINDS, LAYER_OF, Fact, Lifecycle, ResearchObject, SourceMap, Synthesis, Verification, Writing, load_object
+from ..models import KINDS, LAYER_OF, Fact, Judgement, Lifecycle, ResearchObject, SourceMap, Synthesis, Verification, Writing, load_object
 from ..models.common import stable_hash
 from .db import OBJECT_COLUMNS, SENTENCE_COLUMNS, VERSION_COLUMNS, Store, sql
 
 # Given a kind and its candidates, return {index in list: reason} for those that fail.
 BatchValidator = Callable[[str, Sequence[ResearchObject]], dict[int, str]]
 Status = Literal["new", "revised", "reused", "rejected"]
-LAYER_ORDER = ["paper", "fact", "taxonomy", "entity", "assignment", "relation", "synthesis", "writing"]
+LAYER_ORDER = ["paper", "fact", "taxonomy", "entity", "assignment", "relation", "synthesis", "writing", "judgement"]
 
 
 def new_run_id() -> str:
@@ -238,7 +238,7 @@ def register_many(
                 prev = previous(oid, look_up=True)
             ctx.sentences.update(snapshot)
             verification, note = default_verifier(obj, ctx)
-            if isinstance(obj, (Synthesis, Writing)) and obj.provenance.task and verification == Verification.failed:
+            if isinstance(obj, (Synthesis, Writing, Judgement)) and obj.provenance.task and verification == Verification.failed:
                 reject(i, obj.kind, oid, f"{note} (text written by a caller is registered only when its basis supports it)", obj.model_dump(mode="json"))
                 continue
             obj = obj.model_copy(update={"verification": verification, "verification_note": note[:500]})

@@ -141,3 +141,14 @@ def verify_claim(kb: KnowledgeBase, claim: str, paper_id: str, mode: str = "view
     extra |= {"quality": quality, "rationale": sentences}
     return TaskAnswer(task="verify_claim", question=claim, answer=label, mode=mode, sources_state=sources, interpretation=interp,
                       tokens_in=tokens_in, tokens_out=tokens_out, seconds=round(time.perf_counter() - started, 4), extra=extra)
+
+
+def judge_claim(kb: KnowledgeBase, claim: str, paper_id: str, mode: str = "view", client: LLMClient | None = None,
+                reuse: bool = True, register: bool = True) -> TaskAnswer:
+    """`verify_claim`, registered as a judgement and reused while what it read stands."""
+    from ..models import JudgementTask
+    from .memory import judged
+
+    settings = f"mode={mode} backend={'openai' if client else 'offline'}"
+    return judged(kb.store, JudgementTask.verify_claim, claim, [paper_id], settings,
+                  lambda: verify_claim(kb, claim, paper_id, mode=mode, embedder=kb.embedder, client=client), reuse, register)

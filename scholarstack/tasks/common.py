@@ -8,6 +8,8 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from ..models import Source
+
 TOKEN_RE = re.compile(r"\w+|[^\w\s]")
 
 
@@ -16,10 +18,7 @@ def count_tokens(text: str) -> int:
     return len(TOKEN_RE.findall(text))
 
 
-class Statement(BaseModel):
-    text: str
-    locators: list[str] = Field(default_factory=list)
-    object_id: str = ""
+Statement = Source  # what a cited source states: one model for tasks and the judgements they register
 
 
 class TaskAnswer(BaseModel):

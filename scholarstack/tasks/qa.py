@@ -164,3 +164,14 @@ def answer_question(kb: KnowledgeBase, question: str, paper_ids: list[str], mode
     return TaskAnswer(task="qa", question=question, answer=text, mode=mode, sources_state=sources, interpretation=interp,
                       unanswerable=unanswerable, tokens_in=tokens_in, tokens_out=tokens_out,
                       seconds=round(time.perf_counter() - started, 4), extra=extra)
+
+
+def ask(kb: KnowledgeBase, question: str, paper_ids: list[str], mode: str = "view", client: LLMClient | None = None,
+        reuse: bool = True, register: bool = True) -> TaskAnswer:
+    """`answer_question`, registered as a judgement and reused while what it read stands."""
+    from ..models import JudgementTask
+    from .memory import judged
+
+    settings = f"mode={mode} backend={'openai' if client else 'offline'}"
+    return judged(kb.store, JudgementTask.qa, question, paper_ids, settings,
+                  lambda: answer_question(kb, question, paper_ids, mode=mode, embedder=kb.embedder, client=client), reuse, register)

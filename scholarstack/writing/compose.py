@@ -124,24 +124,33 @@ def llm_section(client: LLMClient, heading: str, instruction: str, material: lis
     return Section(heading=heading, sentences=sentences)
 
 
+def reused(store: Store, task: WritingTask, request: str, settings: str, started: float) -> WritingResult | None:
+    """The registered writing for (task, request, settings) when nothing it cites has changed since."""
+    from ..tasks.memory import note_reuse, recall
+
+    key = Writing.model_construct(task_name=task, request=request[:2000], settings=settings).id
+    writing, version, why = recall(store, key)
+    if writing is None:
+        return None
+    text = writing.text()
+    reuse = note_reuse(store, key, version, count_tokens(text))
+    return WritingResult(writing=writing, markdown=text, registration={"id": key, "status": "reused", "version": version,
+                                                                       "verification": store.get_row(key)["verification"]},
+                         seconds=round(time.perf_counter() - started, 3), extra={"reuse": reuse})
+
+
 def finish(store: Store, task: WritingTask, request: str, title: str, sections: list[Section], *, started: float,
-           tokens_in: int, backend: str, usage: Usage | None = None, register: bool = True, extra: dict | None = None) -> WritingResult:
+           tokens_in: int, backend: str, settings: str = "", usage: Usage | None = None, register: bool = True,
+           extra: dict | None = None) -> WritingResult:
     """Check the citations, record the versions cited, register (the gate verifies again)."""
-    from ..store.registry import register_many
+    from ..tasks.memory import register_output, with_versions
 
     sections, report = check_sections(store, sections)
     sections = [s for s in sections if s.sentences or s.table]
     if not sections:
         raise ValueError(f"nothing to write for {request[:80]!r}: no usable facts survived the citation check")
-    writing = Writing(task_name=task, request=request[:2000], title=title[:500], sections=sections)
-    cited = [oid for oid, _ in writing.cited_ids()]  # sentences' and table rows' objects
-    writing = writing.model_copy(update={"cited_versions": {oid: row["version"] for oid, row in store.current_rows(cited).items()}})
-    registration: dict[str, Any] = {}
-    if register:
-        outcome = register_many(store, [writing], task=task.value, producer=f"writing.{task.value}").outcomes[0]
-        registration = {"id": outcome.id, "status": outcome.status, "version": outcome.version, "reason": outcome.reason}
-        if outcome.status != "rejected":
-            registration["verification"] = store.get_row(outcome.id)["verification"]
+    writing = with_versions(store, Writing(task_name=task, request=request[:2000], settings=settings, title=title[:500], sections=sections))
+    registration = register_output(store, writing, task.value) if register else {}
     text = writing.text()
     usage = usage or Usage()
     return WritingResult(writing=writing, markdown=text, backend=backend, registration=registration, citations=report,

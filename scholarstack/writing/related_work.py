@@ -20,7 +20,7 @@ from ..models import CitedSentence, Section, WritingTask
 from ..store import Store
 from ..tasks.common import count_tokens
 from ..views.lexical import BM25
-from .compose import WritingResult, aligned_results, cite_fact, finish, front, llm_section, one_connection, sid, usable
+from .compose import WritingResult, aligned_results, cite_fact, finish, front, llm_section, one_connection, reused, sid, usable
 from .organisation import PaperOrganisation, read_organisation
 
 
@@ -144,14 +144,19 @@ def stance(store: Store, org: PaperOrganisation, paper: str | None, query: str, 
 @one_connection
 def related_work(store: Store, *, paper: str | None = None, abstract: str | None = None, k: int = 10, before: int | None = None,
                  client: LLMClient | None = None, embedder=None, register: bool = True, retriever=None,
-                 org: PaperOrganisation | None = None) -> WritingResult:
+                 org: PaperOrganisation | None = None, reuse: bool = False) -> WritingResult:
     """`retriever` (tasks.retrieval.store_retriever) and `org` are built here when not given; pass
-    them to write for many papers of one store."""
+    them to write for many papers of one store. `reuse`: return the registered section with these
+    settings when nothing it cites has changed."""
     if k < 1:
         raise ValueError(f"k must be at least 1, not {k}")
     started = time.perf_counter()
     query, pid, label, year = request_text(store, paper, abstract)
     year = before if before is not None else year
+    request = pid or f"abstract:{abstract.strip()[:1900]}"
+    settings = f"k={k} before={year} backend={'openai' if client else 'offline'}"
+    if reuse and (done := reused(store, WritingTask.related_work, request, settings, started)) is not None:
+        return done
     if retriever is None:
         from ..index.embed import make_embedder
         from ..tasks.retrieval import store_retriever
@@ -181,7 +186,6 @@ def related_work(store: Store, *, paper: str | None = None, abstract: str | None
     closing = stance(store, org, pid, query, cited)
     sections.append(Section(heading="How this paper stands", sentences=closing))
     title = f"Related work for {name.get(pid, label) if pid else label}" + (f" ({pid})" if pid else "")
-    request = pid or f"abstract:{abstract.strip()[:1900]}"
     return finish(store, WritingTask.related_work, request, title, sections, started=started, tokens_in=read,
-                  backend="openai" if client else "offline", usage=usage, register=register,
+                  backend="openai" if client else "offline", settings=settings, usage=usage, register=register,
                   extra={"cited_papers": cited, "year": year} | ({"errors": errors} if errors else {}))

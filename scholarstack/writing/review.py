@@ -13,7 +13,7 @@ from ..llm.usage import Usage
 from ..models import CitedSentence, Section, WritingTask
 from ..store import Store
 from ..tasks.common import count_tokens
-from .compose import WritingResult, aligned_results, cite_fact, finish, llm_section, one_connection, usable
+from .compose import WritingResult, aligned_results, cite_fact, finish, llm_section, one_connection, reused, usable
 from .organisation import read_organisation
 from .related_work import best_fact, themes
 
@@ -54,7 +54,9 @@ def debates(store: Store, papers: list[str]) -> tuple[list[CitedSentence], int]:
 
 @one_connection
 def review(store: Store, topic: str, papers: list[str] | None = None, k: int = 12, client: LLMClient | None = None,
-           embedder=None, register: bool = True) -> WritingResult:
+           embedder=None, register: bool = True, reuse: bool = False) -> WritingResult:
+    """`reuse`: return the registered review of these papers with these settings when nothing it
+    cites has changed."""
     if not topic or not topic.strip():
         raise ValueError("empty topic: say what the review is about")
     started = time.perf_counter()
@@ -69,6 +71,10 @@ def review(store: Store, topic: str, papers: list[str] | None = None, k: int = 1
         papers = store_retriever(store, embedder or make_embedder("minilm")).rank(topic, k)
     if not papers:
         raise LookupError(f"no papers in store {store.home} for {topic!r}")
+    request = f"topic:{topic.strip()} papers:{','.join(sorted(papers))}"
+    settings = f"k={k} backend={'openai' if client else 'offline'}"
+    if reuse and (done := reused(store, WritingTask.review, request, settings, started)) is not None:
+        return done
     org = read_organisation(store)
     name = store.titles(papers)
     usage, errors, sections, read, n_disagree = Usage(), [], [], count_tokens(topic), 0
@@ -93,6 +99,5 @@ def review(store: Store, topic: str, papers: list[str] | None = None, k: int = 1
             sentences = llm_section(client, heading, f"Review the approaches to {topic}: what each does, where they agree or "
                                     "disagree, and their limitations.", material, usage, errors).sentences
         sections.append(Section(heading=heading, scope=scope, sentences=sentences, table=table))
-    return finish(store, WritingTask.review, f"topic:{topic.strip()}" + (f" papers:{','.join(sorted(papers))}" if papers else ""),
-                  f"A review of {topic.strip()}", sections, started=started, tokens_in=read, backend="openai" if client else "offline",
-                  usage=usage, register=register, extra={"papers": papers, "disagreements": n_disagree} | ({"errors": errors} if errors else {}))
+    return finish(store, WritingTask.review, request, f"A review of {topic.strip()}", sections, started=started, tokens_in=read,
+                  backend="openai" if client else "offline", settings=settings, usage=usage, register=register, extra={"papers": papers, "disagreements": n_disagree} | ({"errors": errors} if errors else {}))

@@ -12,7 +12,7 @@ from ..models import Section, WritingTask
 from ..store import Store
 from ..tasks.common import count_tokens
 from ..views.lexical import BM25
-from .compose import WritingResult, by_words, cite_fact, finish, front, llm_section, one_connection, sid, usable
+from .compose import WritingResult, by_words, cite_fact, finish, front, llm_section, one_connection, reused, sid, usable
 
 PARTS = [("Problem", "What problem does the paper address, and what does it contribute?"),
          ("Method", "How does the paper's method work?"),
@@ -47,10 +47,15 @@ def ranked_parts(store: Store, paper_id: str, facts: list[dict]) -> dict[str, li
 
 
 @one_connection
-def summarize(store: Store, paper_id: str, words: int = 250, client: LLMClient | None = None, register: bool = True) -> WritingResult:
+def summarize(store: Store, paper_id: str, words: int = 250, client: LLMClient | None = None, register: bool = True,
+              reuse: bool = False) -> WritingResult:
+    """`reuse`: return the registered summary with these settings when nothing it cites has changed."""
     if words < 30:
         raise ValueError(f"--words must be at least 30, not {words}")
     started = time.perf_counter()
+    settings = f"words={words} backend={'openai' if client else 'offline'}"
+    if reuse and (done := reused(store, WritingTask.summary, paper_id, settings, started)) is not None:
+        return done
     facts = paper_facts(store, paper_id)
     parts = ranked_parts(store, paper_id, facts)
     title = store.titles([paper_id]).get(paper_id, paper_id)
@@ -77,5 +82,5 @@ def summarize(store: Store, paper_id: str, words: int = 250, client: LLMClient |
             material = [(f"F{i + 1}", r["data"]["statement"], [r["id"], r["data"]["evidence"][0]]) for i, r in enumerate(pool)]
             sections.append(llm_section(client, heading, f"{question} About {budget} words.", material, usage, errors))
     return finish(store, WritingTask.summary, paper_id, f"Summary of {title} ({paper_id})", sections, started=started,
-                  tokens_in=read, backend="openai" if client else "offline", usage=usage, register=register,
+                  tokens_in=read, backend="openai" if client else "offline", settings=settings, usage=usage, register=register,
                   extra={"errors": errors} if errors else None)

@@ -109,3 +109,22 @@ def test_writing_commands(compiled_sample, copy_store, capsys):
     assert "task   writing" in out
     code, _, err = run(capsys, "related-work", "--paper", "nope", "--store", home)
     assert code == 2 and "neither a paper in store" in err
+    code, out, _ = run(capsys, "summarize", "A00-1031", "--words", "90", "--store", home)
+    assert code == 0 and "(reused, v1" in out and "tokens not spent" in out  # nothing it cites changed
+
+
+def test_judgements_and_chains_from_the_cli(compiled_sample, copy_store, capsys, tmp_path):
+    home = str(copy_store(compiled_sample).home)
+    code, out, _ = run(capsys, "ask", "What datasets are used?", "--paper", "A00-1031", "--store", home)
+    assert code == 0 and "registered jud_" in out
+    code, out, _ = run(capsys, "ask", "What datasets are used?", "--paper", "A00-1031", "--store", home)
+    assert code == 0 and "reused jud_" in out and "tokens in/out: 0/0" in out
+    code, out, _ = run(capsys, "verify-claim", "TnT reaches 96.7% accuracy.", "--paper", "A00-1031", "--store", home, "--fresh")
+    assert code == 0 and "registered jud_" in out
+    chain = tmp_path / "c.yaml"
+    chain.write_text("name: c\nsteps:\n  - {task: ask, question: 'What datasets are used?', papers: [A00-1031]}\n")
+    code, out, _ = run(capsys, "chain", str(chain), "--store", home)
+    assert code == 0 and "| 1 | ask |" in out and "| hit |" in out and "1 of 1 task steps reused" in out
+    chain.write_text("name: c\nsteps:\n  - {task: fly, paper: A00-1031}\n")
+    code, _, err = run(capsys, "chain", str(chain), "--store", home)
+    assert code == 2 and "step 1: unknown task 'fly'" in err

@@ -42,7 +42,9 @@ def test_mcp_tools_over_stdio(compiled_sample, monkeypatch):
             cand = _payload(await client.call_tool("synthesize_view", {"view": facts, "question": "How accurate are taggers?"}))
             assert cand["candidate"]["review_state"] == "candidate"
             ans = _payload(await client.call_tool("ask", {"question": "What accuracy does TnT achieve?", "papers": ["A00-1031"]}))
-            assert ans["sources_state"] and ans["tokens_in"] > 0
+            assert ans["sources_state"] and ans["tokens_in"] > 0 and ans["extra"]["registration"]["status"] == "new"
+            again = _payload(await client.call_tool("ask", {"question": "What accuracy does TnT achieve?", "papers": ["A00-1031"]}))
+            assert again["extra"]["reuse"]["hit"] and again["tokens_in"] == 0  # the registered judgement, reused
             shown = _payload(await client.call_tool("show", {"object_id": facts["items"][0]["id"]}))
             assert shown["evidence"]
             bad = await client.call_tool("ask", {"question": "What?", "papers": ["nope"]})
