@@ -21,6 +21,7 @@ from __future__ import annotations
 import json
 import time
 from collections import defaultdict
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -71,20 +72,27 @@ def support_rates(store: Store, result, verifier, emb) -> tuple[int, int]:
     return len(sourced), by_model
 
 
-def eval_related_work(store: Store, data: Path | None = None, limit: int | None = None, corpus_limit: int | None = None,
-                      embedder: str = "minilm", progress: bool = False, compiler: Compiler | None = None, **_: Any) -> dict[str, Any]:
+@dataclass
+class CitingSetup:
+    """What the citing-paper benchmarks share: the compiled corpus, each chosen citing paper's real
+    in-corpus references, the embedder, and the store's retriever as a request from a new paper
+    sees it (its own citing sentences left out, the query adapter cross-fitted by citing paper)."""
+
+    corpus: Any
+    items: list[tuple[str, set[str]]]
+    citing_papers: int
+    emb: Any
+    retriever: Any
+    data: Path
+
+
+def citing_setup(store: Store, data: Path | None, limit: int | None, corpus_limit: int | None, embedder: str,
+                 progress: bool, compiler: Compiler | None) -> CitingSetup:
     """`corpus_limit`: compile only the chosen citing papers, the papers they cite and other papers
     spread over the corpus up to that many (a small run); default the whole corpus."""
-    from tqdm import tqdm
-
-    from scholarstack.ingest.catalog import paper_years
     from scholarstack.ingest.citations import contexts_from_store, load_contexts
     from scholarstack.learned import paper_ranker
-    from scholarstack.learned.claim_verifier import default_verifier
-    from scholarstack.tasks.claims import verifier_encoder
-    from scholarstack.tasks.retrieval import corpus_from_store, hybrid_rank
-    from scholarstack.writing.organisation import read_organisation
-    from scholarstack.writing.related_work import related_work, request_text
+    from scholarstack.tasks.retrieval import corpus_from_store
 
     from .benchmarks import cited_retriever
 
@@ -99,13 +107,27 @@ def eval_related_work(store: Store, data: Path | None = None, limit: int | None 
     _corpus(store, compiler, progress, keep)
     corpus = corpus_from_store(store)
     gold = citing_gold(data, set(corpus.ids))
-    items = spread(list(gold.items()), limit)
     emb = embedder_for(embedder, store)
     load_contexts(store, data)
-    # Citation evidence from other papers' citing sentences (a paper's own are left out by the
-    # retriever), the query adapter cross-fitted by citing paper; the committed fusion weights.
     retriever = cited_retriever(store, corpus, emb, contexts_from_store(store))
     retriever.ranker = paper_ranker.load()
+    return CitingSetup(corpus, spread(list(gold.items()), limit), len(gold), emb, retriever, data)
+
+
+def eval_related_work(store: Store, data: Path | None = None, limit: int | None = None, corpus_limit: int | None = None,
+                      embedder: str = "minilm", progress: bool = False, compiler: Compiler | None = None, **_: Any) -> dict[str, Any]:
+    """`corpus_limit`: see citing_setup."""
+    from tqdm import tqdm
+
+    from scholarstack.ingest.catalog import paper_years
+    from scholarstack.learned.claim_verifier import default_verifier
+    from scholarstack.tasks.claims import verifier_encoder
+    from scholarstack.tasks.retrieval import hybrid_rank
+    from scholarstack.writing.organisation import read_organisation
+    from scholarstack.writing.related_work import related_work, request_text
+
+    setup = citing_setup(store, data, limit, corpus_limit, embedder, progress, compiler)
+    corpus, items, emb, retriever = setup.corpus, setup.items, setup.emb, setup.retriever
     years = paper_years(store)
     org = read_organisation(store)
     verifier = default_verifier()
@@ -136,7 +158,7 @@ def eval_related_work(store: Store, data: Path | None = None, limit: int | None 
         "citation_support_verifier": round(supported_model / max(1, sentences), 4),
         "citation_resolution": 1.0, "tokens_per_section": round(tokens / max(1, sections), 1),
         "seconds_per_paper": round(sum(seconds) / n, 3)}
-    return {"benchmark": "related_work", "data": str(data), "n": len(items), "citing_papers": len(gold), "systems": systems}
+    return {"benchmark": "related_work", "data": str(setup.data), "n": len(items), "citing_papers": setup.citing_papers, "systems": systems}
 
 
 def textrank(sentences: list[str], words: int) -> str:
@@ -201,7 +223,7 @@ def _score_summaries(store: Store, items: list, words: int, progress: bool) -> d
         first = " ".join(" ".join(prose).split()[:words])
         try:
             result = summarize(store, p.paper_id, words=words, register=False)
-        except LookupError:
+        except (LookupError, ValueError):  # no facts, or none usable: counted, the others go on
             failed += 1
             continue
         n += 1

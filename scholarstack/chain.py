@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from .store import Store
 
@@ -55,6 +55,19 @@ class Review(_Step):
     k: int = Field(12, ge=1, le=50)
 
 
+class Novelty(_Step):
+    task: Literal["novelty"]
+    idea: str | None = Field(None, min_length=1, max_length=20_000)
+    paper: str | None = None
+    k: int = Field(10, ge=1, le=50)
+
+    @model_validator(mode="after")
+    def _one_request(self) -> "Novelty":
+        if (self.idea is None) == (self.paper is None):
+            raise ValueError("give exactly one of idea or paper")
+        return self
+
+
 class Ingest(_Step):
     task: Literal["ingest"]
     paths: list[str] = Field(..., min_length=1, description="files or folders, relative to the chain file")
@@ -65,8 +78,8 @@ class Compile(_Step):
     papers: list[str] | None = Field(None, description="default: every ingested paper not yet compiled")
 
 
-Step = Annotated[Ask | VerifyClaim | Summarize | RelatedWork | Review | Ingest | Compile, Field(discriminator="task")]
-TASKS = ("ask", "verify_claim", "summarize", "related_work", "review", "ingest", "compile")
+Step = Annotated[Ask | VerifyClaim | Summarize | RelatedWork | Review | Novelty | Ingest | Compile, Field(discriminator="task")]
+TASKS = ("ask", "verify_claim", "summarize", "related_work", "review", "novelty", "ingest", "compile")
 
 
 class Chain(BaseModel):
@@ -127,6 +140,8 @@ def describe(step: Any) -> str:
             return step.paper
         case "review":
             return step.topic
+        case "novelty":
+            return step.paper or step.idea[:200]
         case "ingest":
             return ", ".join(step.paths)
         case _:
@@ -137,12 +152,14 @@ def run_task_step(store: Store, kb, index: int, step: Any, client=None, reuse: b
     """One task step through its task (registered, reused while its basis stands)."""
     started = time.perf_counter()
     out = StepResult(index=index, task=step.task, request=describe(step))
-    if step.task in ("ask", "verify_claim"):
+    if step.task in ("ask", "verify_claim", "novelty"):
         from .tasks.claims import judge_claim
+        from .tasks.novelty import judge_novelty
         from .tasks.qa import ask
 
         ans = (ask(kb, step.question, step.papers, mode=step.mode, client=client, reuse=reuse) if step.task == "ask"
-               else judge_claim(kb, step.claim, step.paper, mode=step.mode, client=client, reuse=reuse))
+               else judge_claim(kb, step.claim, step.paper, mode=step.mode, client=client, reuse=reuse) if step.task == "verify_claim"
+               else judge_novelty(store, idea=step.idea, paper=step.paper, k=step.k, embedder=kb.embedder, client=client, reuse=reuse))
         reused, reg = ans.extra.get("reuse") or {}, ans.extra.get("registration") or {}
         if ans.extra.get("error"):
             raise RuntimeError(f"step {index} ({step.task}): {ans.extra['error']}")

@@ -354,6 +354,28 @@ def cmd_review(args: argparse.Namespace) -> int:
     return _print_writing(review(store, args.topic, papers=args.papers, k=args.k, client=_client(args, store), reuse=not args.fresh), args.json)
 
 
+def cmd_novelty(args: argparse.Namespace) -> int:
+    from .tasks.novelty import judge_novelty
+    from .views.views import open_kb
+
+    store = _store(args)
+    ans = judge_novelty(store, idea=args.idea, paper=args.paper, k=args.k, before=args.before, embedder=open_kb(store).embedder,
+                        client=_client(args, store), reuse=not args.fresh)
+    if args.json:
+        _print_json(ans.model_dump(mode="json"))
+        return 0
+    print(f"verdict: {ans.answer}\nreasons: {ans.interpretation}")
+    print("\n| aspect | status | score | prior paper | covering fact or entities | aspect text |\n|---|---|---|---|---|---|")
+    for v in ans.extra["aspects"]:
+        cover = f"{v['fact']} [{v['locator']}]" if v["fact"] else ", ".join(v["entities"]) or "-"
+        print(f"| {v['aspect']['name']} | {v['status']} | {v['score']} | {v['paper'] or '-'} | {cover} | {v['aspect']['text'][:70]} |")
+    print(f"\nclosest prior work: {', '.join(ans.extra['prior_work'])}" + (f" (published by {ans.extra['before']})" if ans.extra.get("before") else ""))
+    if ans.extra.get("error_recovered"):
+        print(f"note: {ans.extra['error_recovered']}", file=sys.stderr)
+    print(f"tokens in/out: {ans.tokens_in}/{ans.tokens_out}; {ans.seconds:.3f}s; {_reuse_line(ans.extra)}")
+    return 0
+
+
 def cmd_chain(args: argparse.Namespace) -> int:
     from orchestration.run import run_chain
 
@@ -514,7 +536,7 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--backend", choices=["offline", "openai"], default="offline")
     sp = add("eval", cmd_eval, "run a benchmark; every system measured on the same items in one run")
     sp.add_argument("benchmark", choices=["retrieval", "claims", "qa", "localisation", "pdf_fidelity", "scirex", "store_fidelity",
-                                          "related_work", "summary", "review", "chain"])
+                                          "related_work", "summary", "review", "chain", "novelty"])
     sp.add_argument("--data", default=None, help="another file of the same format")
     sp.add_argument("--limit", type=positive_int, default=None, help="at most N items, spread evenly over the file")
     sp.add_argument("--embedder", choices=["minilm", "tfidf"], default=None)
@@ -559,6 +581,14 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--papers", nargs="+", default=None, help="review these paper ids (default: found through the views)")
     sp.add_argument("--k", type=positive_int, default=12, help="papers to find when --papers is not given")
     sp.add_argument("--backend", choices=["offline", "openai"], default="offline")
+    sp = add("novelty", cmd_novelty, "is an idea or paper anticipated by prior work in the store? aspects, covering facts, a verdict")
+    what = sp.add_mutually_exclusive_group(required=True)
+    what.add_argument("--idea", default=None, help="the idea, in words")
+    what.add_argument("--paper", default=None, help="a paper id in the store, or a paper file")
+    sp.add_argument("--k", type=positive_int, default=10, help="prior papers to consider per aspect")
+    sp.add_argument("--before", type=positive_int, default=None, metavar="YEAR", help="only work published by YEAR (default: the paper's year)")
+    sp.add_argument("--backend", choices=["offline", "openai"], default="offline")
+    sp.add_argument("--fresh", action="store_true", help="assess it again even when a registered verdict can be reused")
     sp = add("chain", cmd_chain, "run a chain of tasks (a YAML file) as Dagster assets; steps reuse what earlier runs registered")
     sp.add_argument("file")
     sp.add_argument("--fresh", action="store_true", help="derive every step again even when a registered output can be reused")

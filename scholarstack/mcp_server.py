@@ -137,6 +137,21 @@ def build_server(store_dir: str | None = None):
 
         return judge_claim(kb, claim, paper, mode=mode, client=client_for(backend), reuse=not fresh).model_dump(mode="json")
 
+    @server.tool(description="Assess the novelty of an idea or a paper against prior work in the store: aspects (problem, method, "
+                             "data, setting, result), the prior facts and entities covering each, and a verdict (novel, incremental, "
+                             "anticipated) with reasons. Registered as a judgement and reused while the corpus is unchanged.",
+                 annotations=writes)
+    @_clear_errors
+    def assess_novelty(idea: Annotated[str | None, Field(description="the idea, in words")] = None,
+                       paper: Annotated[str | None, Field(description="or a paper id in the store")] = None,
+                       k: Annotated[int, Field(ge=1, le=50, description="prior papers to consider per aspect")] = 10,
+                       before: Annotated[int | None, Field(ge=1900, le=2100, description="only work published by this year")] = None,
+                       backend: BACKEND = "offline", fresh: FRESH = False) -> dict[str, Any]:
+        from .tasks.novelty import judge_novelty
+
+        return judge_novelty(store, idea=idea, paper=paper, k=k, before=before, embedder=kb.embedder, client=client_for(backend),
+                             reuse=not fresh).model_dump(mode="json")
+
     @server.tool(description="Summarise a paper (problem, method, results with numbers, limitations) from its compiled "
                              "objects; every sentence cites fact ids and sentence locators. Registered as a task-derived object.",
                  annotations=writes)

@@ -19,6 +19,7 @@ from .common import LOCATOR_RE, ResearchObject, check_locators, split_locator
 class JudgementTask(StrEnum):
     qa = "qa"
     verify_claim = "verify_claim"
+    novelty = "novelty"
 
 
 class Source(BaseModel):
@@ -37,7 +38,7 @@ class Judgement(ResearchObject):
 
     task_name: JudgementTask
     request: str = Field(..., min_length=1, max_length=5000, description="the question or claim")
-    scope: list[str] = Field(..., min_length=1, max_length=50, description="the papers asked over")
+    scope: list[str] = Field(default_factory=list, max_length=50, description="the papers asked over (none: the whole corpus)")
     settings: str = Field("", max_length=300, description="what shapes the answer: mode, backend, method, budget")
     answer: str = Field(..., max_length=5000)
     sources: list[Source] = Field(default_factory=list, max_length=20)

@@ -91,6 +91,6 @@ def judged(store: Store, task: JudgementTask, request: str, scope: list[str], se
     answer = derive()
     answer.extra["reuse"] = {"hit": False, "why": why}
     if register and not answer.extra.get("error"):
-        judgement = with_versions(store, judgement_of(task, answer.question, scope, settings, answer))
+        judgement = with_versions(store, judgement_of(task, request.strip(), scope, settings, answer))
         answer.extra["registration"] = register_output(store, judgement, task.value)
     return answer

@@ -121,6 +121,11 @@ def test_judgements_and_chains_from_the_cli(compiled_sample, copy_store, capsys,
     assert code == 0 and "reused jud_" in out and "tokens in/out: 0/0" in out
     code, out, _ = run(capsys, "verify-claim", "TnT reaches 96.7% accuracy.", "--paper", "A00-1031", "--store", home, "--fresh")
     assert code == 0 and "registered jud_" in out
+    code, out, _ = run(capsys, "novelty", "--paper", "D08-1036", "--k", "4", "--store", home)
+    assert code == 0 and out.startswith("verdict: ") and "| problem |" in out and "registered jud_" in out
+    assert "D08-1036" not in out.split("closest prior work: ")[1].split("\n")[0]
+    code, _, err = run(capsys, "novelty", "--idea", " ", "--store", home)
+    assert code == 2 and "empty idea" in err
     chain = tmp_path / "c.yaml"
     chain.write_text("name: c\nsteps:\n  - {task: ask, question: 'What datasets are used?', papers: [A00-1031]}\n")
     code, out, _ = run(capsys, "chain", str(chain), "--store", home)

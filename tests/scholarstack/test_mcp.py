@@ -61,7 +61,7 @@ def test_mcp_writing_tools(compiled_sample, copy_store):
                                        env={"SCHOLARSTACK_EMBEDDER": "tfidf", "PATH": "/usr/bin:/bin", "HF_HUB_OFFLINE": "1"})
         async with Client(params) as client:
             tools = {t.name: t for t in (await client.list_tools()).tools}
-            assert {"summarize_paper", "related_work", "review"} <= set(tools)
+            assert {"summarize_paper", "related_work", "review", "assess_novelty"} <= set(tools)
             assert not tools["summarize_paper"].annotations.read_only_hint  # it registers what it wrote
             out = _payload(await client.call_tool("summarize_paper", {"paper": "A92-1018", "words": 80}))
             assert out["registration"]["status"] == "new" and out["writing"]["sections"]
