@@ -44,8 +44,9 @@ def task_answers(context: AssetExecutionContext, store: StoreResource, vectors: 
 
 
 @asset(deps=["vector_index"], group_name="tasks",
-       description="Summaries, related-work sections and reviews of configs/writing.yaml, every sentence cited, registered as task-derived objects.")
+       description="Summaries, related-work sections, reviews and experimental designs of configs/writing.yaml, every sentence cited, registered as task-derived objects.")
 def writings(context: AssetExecutionContext, store: StoreResource, vectors: VectorIndexResource) -> MaterializeResult:
+    from scholarstack.writing.design import design
     from scholarstack.writing.related_work import related_work
     from scholarstack.writing.review import review
     from scholarstack.writing.summary import summarize
@@ -57,7 +58,9 @@ def writings(context: AssetExecutionContext, store: StoreResource, vectors: Vect
             + [(f"related work {c['paper']}", lambda c=c: related_work(s, paper=c["paper"], k=c.get("k", 10), embedder=embedder))
                for c in cfg.get("related_work", [])]
             + [(f"review {c['topic']}", lambda c=c: review(s, c["topic"], papers=c.get("papers"), k=c.get("k", 12), embedder=embedder))
-               for c in cfg.get("reviews", [])])
+               for c in cfg.get("reviews", [])]
+            + [(f"design {c['request']}", lambda c=c: design(s, c["request"], k=c.get("k", 15), embedder=embedder))
+               for c in cfg.get("designs", [])])
     rows, skipped = [], []
     for name, job in jobs:
         try:

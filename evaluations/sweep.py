@@ -31,6 +31,7 @@ DATA_FILES = {
     "summary": ["acl_scisummnet/papers.jsonl.gz", "clscisumm2018"],
     "review": ["acl_scisummnet/papers.jsonl.gz"],
     "chain": [],
+    "design": ["scirex/docs.jsonl.gz"],
     "novelty": ["acl_scisummnet/citances_dev.jsonl", "acl_scisummnet/papers.jsonl.gz"],
 }
 
@@ -56,7 +57,7 @@ def load_sweep(name: str) -> list[Config]:
     out = []
     for bench, params in (cfg.get("benchmarks") or {}).items():
         params = dict(params or {})
-        if cfg.get("embedder") and bench in ("retrieval", "claims", "qa", "localisation", "related_work", "review", "novelty"):
+        if cfg.get("embedder") and bench in ("retrieval", "claims", "qa", "localisation", "related_work", "review", "novelty", "design"):
             params.setdefault("embedder", cfg["embedder"])
         for backend in cfg.get("backends", ["offline"]):
             if backend != "offline" and bench not in ANSWERING:
@@ -107,6 +108,7 @@ def run_config(cfg: Config, eval_store: Store, run_id: str, client=None, progres
     `results`: where the result is kept (default the store it ran on)."""
     from .benchmarks import BENCHMARKS
     from .chain_eval import eval_chain
+    from .design_eval import eval_design
     from .novelty_eval import eval_novelty
     from .writing_eval import WRITING_BENCHMARKS
 
@@ -115,7 +117,7 @@ def run_config(cfg: Config, eval_store: Store, run_id: str, client=None, progres
         kwargs["budget"] = cfg.budget
     if cfg.benchmark in ANSWERING:
         kwargs["client"] = client
-    result = (BENCHMARKS | WRITING_BENCHMARKS | {"chain": eval_chain, "novelty": eval_novelty})[cfg.benchmark](eval_store, **kwargs)
+    result = (BENCHMARKS | WRITING_BENCHMARKS | {"chain": eval_chain, "novelty": eval_novelty, "design": eval_design})[cfg.benchmark](eval_store, **kwargs)
     save_result(results or eval_store, cfg, result, run_id)
     return result
 

@@ -55,6 +55,12 @@ class Review(_Step):
     k: int = Field(12, ge=1, le=50)
 
 
+class Design(_Step):
+    task: Literal["design"]
+    request: str = Field(..., min_length=1, max_length=5000)
+    k: int = Field(15, ge=1, le=50)
+
+
 class Novelty(_Step):
     task: Literal["novelty"]
     idea: str | None = Field(None, min_length=1, max_length=20_000)
@@ -78,8 +84,8 @@ class Compile(_Step):
     papers: list[str] | None = Field(None, description="default: every ingested paper not yet compiled")
 
 
-Step = Annotated[Ask | VerifyClaim | Summarize | RelatedWork | Review | Novelty | Ingest | Compile, Field(discriminator="task")]
-TASKS = ("ask", "verify_claim", "summarize", "related_work", "review", "novelty", "ingest", "compile")
+Step = Annotated[Ask | VerifyClaim | Summarize | RelatedWork | Review | Design | Novelty | Ingest | Compile, Field(discriminator="task")]
+TASKS = ("ask", "verify_claim", "summarize", "related_work", "review", "design", "novelty", "ingest", "compile")
 
 
 class Chain(BaseModel):
@@ -140,6 +146,8 @@ def describe(step: Any) -> str:
             return step.paper
         case "review":
             return step.topic
+        case "design":
+            return step.request
         case "novelty":
             return step.paper or step.idea[:200]
         case "ingest":
@@ -164,7 +172,8 @@ def run_task_step(store: Store, kb, index: int, step: Any, client=None, reuse: b
         if ans.extra.get("error"):
             raise RuntimeError(f"step {index} ({step.task}): {ans.extra['error']}")
         out.answer, out.tokens_in, out.tokens_out = ans.answer[:300], ans.tokens_in, ans.tokens_out
-    elif step.task in ("summarize", "related_work", "review"):
+    elif step.task in ("summarize", "related_work", "review", "design"):
+        from .writing.design import design
         from .writing.related_work import related_work
         from .writing.review import review
         from .writing.summary import summarize
@@ -172,6 +181,7 @@ def run_task_step(store: Store, kb, index: int, step: Any, client=None, reuse: b
         res = (summarize(store, step.paper, words=step.words, client=client, reuse=reuse) if step.task == "summarize"
                else related_work(store, paper=step.paper, k=step.k, client=client, embedder=kb.embedder, reuse=reuse)
                if step.task == "related_work"
+               else design(store, step.request, k=step.k, client=client, embedder=kb.embedder, reuse=reuse) if step.task == "design"
                else review(store, step.topic, papers=step.papers, k=step.k, client=client, embedder=kb.embedder, reuse=reuse))
         reused, reg = res.extra.get("reuse") or {}, res.registration
         out.answer = res.writing.title

@@ -354,6 +354,15 @@ def cmd_review(args: argparse.Namespace) -> int:
     return _print_writing(review(store, args.topic, papers=args.papers, k=args.k, client=_client(args, store), reuse=not args.fresh), args.json)
 
 
+def cmd_design(args: argparse.Namespace) -> int:
+    from .views.views import open_kb
+    from .writing.design import design
+
+    store = _store(args)
+    return _print_writing(design(store, args.request, k=args.k, client=_client(args, store), embedder=open_kb(store).embedder,
+                                 reuse=not args.fresh), args.json)
+
+
 def cmd_novelty(args: argparse.Namespace) -> int:
     from .tasks.novelty import judge_novelty
     from .views.views import open_kb
@@ -536,7 +545,7 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--backend", choices=["offline", "openai"], default="offline")
     sp = add("eval", cmd_eval, "run a benchmark; every system measured on the same items in one run")
     sp.add_argument("benchmark", choices=["retrieval", "claims", "qa", "localisation", "pdf_fidelity", "scirex", "store_fidelity",
-                                          "related_work", "summary", "review", "chain", "novelty"])
+                                          "related_work", "summary", "review", "chain", "novelty", "design"])
     sp.add_argument("--data", default=None, help="another file of the same format")
     sp.add_argument("--limit", type=positive_int, default=None, help="at most N items, spread evenly over the file")
     sp.add_argument("--embedder", choices=["minilm", "tfidf"], default=None)
@@ -581,6 +590,11 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--papers", nargs="+", default=None, help="review these paper ids (default: found through the views)")
     sp.add_argument("--k", type=positive_int, default=12, help="papers to find when --papers is not given")
     sp.add_argument("--backend", choices=["offline", "openai"], default="offline")
+    sp = add("design", cmd_design, "an experimental design for a task or idea: datasets, metrics, baselines, best results, ablations, threats; cited")
+    sp.add_argument("request", help="the task or idea, in words")
+    sp.add_argument("--k", type=positive_int, default=15, help="closest papers to learn from")
+    sp.add_argument("--backend", choices=["offline", "openai"], default="offline")
+    sp.add_argument("--fresh", action="store_true", help="write it again even when a registered one can be reused")
     sp = add("novelty", cmd_novelty, "is an idea or paper anticipated by prior work in the store? aspects, covering facts, a verdict")
     what = sp.add_mutually_exclusive_group(required=True)
     what.add_argument("--idea", default=None, help="the idea, in words")

@@ -152,6 +152,17 @@ def build_server(store_dir: str | None = None):
         return judge_novelty(store, idea=idea, paper=paper, k=k, before=before, embedder=kb.embedder, client=client_for(backend),
                              reuse=not fresh).model_dump(mode="json")
 
+    @server.tool(description="An experimental design for a task or idea from the closest papers in the store: datasets, metrics, "
+                             "baselines, the best reported results (a table), ablations and threats to validity; every recommendation cited.",
+                 annotations=writes)
+    @_clear_errors
+    def design_experiment(request: Annotated[str, Field(description="the task or idea, in words")],
+                          k: Annotated[int, Field(ge=1, le=50, description="closest papers to learn from")] = 15,
+                          backend: BACKEND = "offline", fresh: FRESH = False) -> dict[str, Any]:
+        from .writing.design import design
+
+        return design(store, request, k=k, client=client_for(backend), embedder=kb.embedder, reuse=not fresh).model_dump(mode="json")
+
     @server.tool(description="Summarise a paper (problem, method, results with numbers, limitations) from its compiled "
                              "objects; every sentence cites fact ids and sentence locators. Registered as a task-derived object.",
                  annotations=writes)

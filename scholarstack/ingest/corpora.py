@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import re
 import zlib
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -84,6 +85,34 @@ def _scifact(doc: dict[str, Any], path: Path, n: int) -> PaperRecord:
     )
 
 
+def _detokenize(words: list[str]) -> str:
+    text = " ".join(words)
+    return re.sub(r"([(\[]) ", r"\1", re.sub(r" ([,.;:%)\]'])", r"\1", text)).replace(" - ", "-")
+
+
+def _scirex(doc: dict[str, Any], path: Path, n: int) -> PaperRecord:
+    raw_id = doc.get("doc_id")
+    if not isinstance(raw_id, str) or not raw_id.strip():
+        raise ValueError("record has no doc_id")
+    words, spans, parts = doc.get("words"), doc.get("sentences"), doc.get("sections")
+    if not (isinstance(words, list) and isinstance(spans, list) and isinstance(parts, list) and parts):
+        raise ValueError(f"doc {raw_id}: words, sentences and sections are required")
+    # sid = the sentence's index in the document: sentence 0 is the title (section 0), then the abstract.
+    sentences = [(i, _detokenize(words[a:b])) for i, (a, b) in enumerate(spans)]
+    sections = []
+    for j, (a, b) in enumerate(parts):
+        inside = [(sid, t) for sid, t in sentences if a <= spans[sid][0] < b and t]
+        name = "title" if j == 0 else "abstract" if j == 1 else f"section {j}"
+        if inside and inside[0][1].lower().startswith("section:"):  # SciREX opens a section with its heading
+            name = inside[0][1].split(":", 1)[1].strip() if j > 1 else name
+            inside = inside[1:]
+        sections.append(Section(title=name, sentences=inside))
+    title = " ".join(t for _, t in sections[0].sentences)
+    return PaperRecord(paper_id=f"scirex-{safe_paper_id(raw_id)[:16]}", title=title, source_format="scirex_jsonl",
+                       source=f"{path}#{raw_id}", abstract=sections[1] if len(sections) > 1 and sections[1].sentences else None,
+                       sections=[s for s in sections[2:] if s.sentences], external_ids={"scirex": raw_id})
+
+
 def _reader(build: Callable[[dict[str, Any], Path, int], PaperRecord]):
     def read(path: Path, limit: int | None = None) -> Iterator[PaperRecord | Failure]:
         produced = 0
@@ -106,6 +135,7 @@ def _reader(build: Callable[[dict[str, Any], Path, int], PaperRecord]):
 
 read_acl = _reader(_acl)  # ACL ScisummNet: abstract + sections with global sentence ids (`sid`)
 read_scifact = _reader(_scifact)  # SciFact corpus: abstracts as sentence lists; sid = index + 1
+read_scirex = _reader(_scirex)  # SciREX: tokens with sentence and section spans; sid = sentence index (0: the title)
 
 
 def corpus_reader(path: Path):
@@ -122,6 +152,8 @@ def corpus_reader(path: Path):
         return None
     if first is None:
         return None
+    if {"words", "sentences", "sections"} <= first.keys():
+        return read_scirex
     if "sections" in first or "paper_id" in first:
         return read_acl
     if {"doc_id", "abstract"} & first.keys():

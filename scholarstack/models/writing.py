@@ -19,6 +19,7 @@ class WritingTask(StrEnum):
     related_work = "related_work"
     review = "review"
     summary = "summary"
+    design = "design"
 
 
 class CitedSentence(BaseModel):

@@ -127,9 +127,9 @@ def test_writings_asset_registers_cited_writing(compiled_sample, copy_store):
                       resources=resources_for(str(store.home), embedder="tfidf"), run_config=QUIET)
     assert res.success
     meta = {k: getattr(v, "value", v) for ev in res.get_asset_materialization_events() for k, v in ev.materialization.metadata.items()}
-    assert meta["written"] == 4 and meta["rejected"] == 0 and not meta["skipped"]
+    assert meta["written"] == 5 and meta["rejected"] == 0 and not meta["skipped"]
     rows = store.objects("writing")
-    assert len(rows) == 4 and {r["data"]["task_name"] for r in rows} == {"summary", "related_work", "review"}
+    assert len(rows) == 5 and {r["data"]["task_name"] for r in rows} == {"summary", "related_work", "review", "design"}
     assert all(r["verification"] == "passed" for r in rows)
 
 

@@ -123,3 +123,22 @@ def test_writing_with_the_local_llm(store, llm_server, tmp_path):
     rw = related_work(store, paper="D08-1036", k=3, client=client, embedder=make_embedder("tfidf", store.home))
     assert "D08-1036" not in rw.extra["cited_papers"]
     assert all(resolves(store, c) for s in rw.writing.sentences() for c in s.citations)
+
+
+def test_design_recommends_what_the_closest_papers_used_and_cites_it(store):
+    from scholarstack.writing.design import design
+
+    out = design(store, "part-of-speech tagging of English text", k=8, embedder=make_embedder("tfidf", store.home))
+    headings = [s.heading for s in out.writing.sections]
+    assert headings[:3] == ["Datasets", "Metrics", "Baselines"] and "Best reported results" in headings
+    assert "penn treebank" in out.extra["datasets"] and "accuracy" in out.extra["metrics"]
+    assert not set(out.extra["baselines"]) & set(out.extra["datasets"])  # a dataset is no baseline
+    table = next(s.table for s in out.writing.sections if s.table)
+    assert all(row["fact"].startswith("fac_") and row["paper"] in out.extra["papers"] for row in table)
+    assert all(resolves(store, c) for s in out.writing.sentences() for c in s.citations)
+    assert out.registration["verification"] == "passed"
+    held_out = design(store, "part-of-speech tagging of English text", k=8, exclude=("A00-1031",),
+                      embedder=make_embedder("tfidf", store.home), register=False)
+    assert "A00-1031" not in held_out.extra["papers"] and all(r["paper"] != "A00-1031" for s in held_out.writing.sections for r in s.table)
+    with pytest.raises(ValueError, match="empty task or idea"):
+        design(store, " ")
