@@ -363,6 +363,47 @@ def cmd_design(args: argparse.Namespace) -> int:
                                  reuse=not args.fresh), args.json)
 
 
+def cmd_open_search(args: argparse.Namespace) -> int:
+    from .search.open_world import run_open_world
+
+    store = _store(args)
+    providers = []
+    for name in args.providers:
+        if name == "local":
+            from .search.local import LocalProvider
+
+            providers.append(LocalProvider.acl())
+        else:
+            from .scholarly.providers import make_provider
+
+            providers.append(make_provider(name, store.home / "api_cache"))
+    tiers = {"none": (), "all": ("meets all",), "some": ("meets all", "meets some")}[args.ingest]
+    res = run_open_world(store, args.request, providers, ingest=tiers, per_query=args.per_query)
+    compiled = None
+    if args.compile and res.ingested:
+        from orchestration.run import compile_store
+
+        compiled = compile_store(str(store.home), papers=res.ingested, progress=not args.json)
+    if args.json:
+        _print_json(res.model_dump(mode="json") | ({"compile": compiled} if compiled else {}))
+        return 0
+    print(f"queries (planned by the views): {'; '.join(res.plan.queries)}")
+    for c in res.plan.conditions:
+        print(f"condition: {c.text}" + (f" (any of: {', '.join(c.terms)})" if len(c.terms) > 1 else ""))
+    for call in res.provider_queries:
+        if call.get("error"):
+            print(f"{call['provider']}: {call['error']}", file=sys.stderr)
+    print("\n| tier | paper | year | reason |\n|---|---|---|---|")
+    for f in res.found[: args.k]:
+        print(f"| {f.tier} | {f.title[:80]} ({f.provider}:{f.id}) | {f.year or ''} | {f.reason[:100]} |")
+    counts = {t: sum(f.tier == t for f in res.found) for t in ("meets all", "meets some", "related")}
+    print(f"\n{len(res.found)} candidates: " + ", ".join(f"{n} {t}" for t, n in counts.items()) + f"; transcript {res.transcript}; "
+          f"registered {res.registration.get('id')} ({res.registration.get('status')})")
+    if res.ingested:
+        print(f"ingested {len(res.ingested)} papers" + ("; compiled" if compiled and compiled["ok"] else f"; run `scholarstack compile --store {store.home}`"))
+    return 0 if compiled is None or compiled["ok"] else 1
+
+
 def cmd_novelty(args: argparse.Namespace) -> int:
     from .tasks.novelty import judge_novelty
     from .views.views import open_kb
@@ -595,6 +636,13 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--k", type=positive_int, default=15, help="closest papers to learn from")
     sp.add_argument("--backend", choices=["offline", "openai"], default="offline")
     sp.add_argument("--fresh", action="store_true", help="write it again even when a registered one can be reused")
+    sp = add("open-search", cmd_open_search, "open-world retrieval: the views plan the queries, providers answer, candidates tiered by the request's conditions")
+    sp.add_argument("request")
+    sp.add_argument("--providers", nargs="+", choices=["local", "arxiv", "openalex", "s2"], default=["openalex", "arxiv"])
+    sp.add_argument("--per-query", type=positive_int, default=20)
+    sp.add_argument("--k", type=positive_int, default=20, help="candidates to print")
+    sp.add_argument("--ingest", choices=["none", "all", "some"], default="none", help="ingest the papers that meet all (or some) conditions")
+    sp.add_argument("--compile", action="store_true", help="compile what was ingested")
     sp = add("novelty", cmd_novelty, "is an idea or paper anticipated by prior work in the store? aspects, covering facts, a verdict")
     what = sp.add_mutually_exclusive_group(required=True)
     what.add_argument("--idea", default=None, help="the idea, in words")

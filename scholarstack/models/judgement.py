@@ -20,6 +20,7 @@ class JudgementTask(StrEnum):
     qa = "qa"
     verify_claim = "verify_claim"
     novelty = "novelty"
+    open_world_search = "open_world_search"
 
 
 class Source(BaseModel):

@@ -14,6 +14,7 @@ from collections import defaultdict
 from pathlib import Path
 
 from ..scholarly.http import ProviderError
+from ..ingest.records import anthology_year
 from ..scholarly.providers import PaperMeta
 from ..settings import shared_data_dir
 from ..views.lexical import BM25
@@ -41,7 +42,7 @@ class LocalProvider:
                 if not abstract and d.get("sections"):
                     abstract = " ".join(s["text"] for s in d["sections"][0]["sentences"][:5])
                 papers[d["paper_id"]] = PaperMeta(provider="local", id=d["paper_id"], title=d.get("title") or "",
-                                                  abstract=abstract, ids={"acl": d["paper_id"]})
+                                                  abstract=abstract, year=anthology_year(d["paper_id"]), ids={"acl": d["paper_id"]})
         citing: dict[str, set[str]] = defaultdict(set)
         for line in (root / "citances_dev.jsonl").read_text().splitlines():
             c = json.loads(line)

@@ -118,7 +118,7 @@ def design(store: Store, request: str, k: int = 15, exclude: tuple[str, ...] = (
         "Datasets": uses("Dataset", datasets),
         "Metrics": uses("Metric", metrics),
         "Baselines": [cite_fact(f, f"Baseline {m}: ") for m, f in baselines],
-        "Best reported results": ([CitedSentence(text=f"The table gives the best value reported per dataset and metric among the closest papers; "
+        "Best reported results": ([CitedSentence(text="The table gives the best value reported per dataset and metric among the closest papers; "
                                                       "values under different conditions are not ranked.", citations=[t["fact"] for t in table[:6]],
                                                  interpretation=True)] if table else []),
         "Ablations run in prior work": [cite_fact(r, f"{r['paper_id']}: ") for r in ablations],

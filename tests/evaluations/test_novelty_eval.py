@@ -9,11 +9,11 @@ from tests.conftest import need_shared
 
 def test_novelty_benchmark_small(store):
     need_shared("acl_scisummnet", "citances_dev.jsonl")
-    res = eval_novelty(store, limit=2, corpus_limit=20, embedder="tfidf", k=5, compiler=compile_store)
-    assert res["n"] == 2 and set(res["systems"]) == {"hybrid_abstract", "retriever_request", "scholarstack_novelty"}
+    res = eval_novelty(store, limit=1, corpus_limit=10, embedder="tfidf", k=5, compiler=compile_store)
+    assert res["n"] == 1 and set(res["systems"]) == {"hybrid_abstract", "retriever_request", "scholarstack_novelty"}
     for row in res["systems"].values():
         assert 0 <= row["recall@5"] <= 1
     ours = res["systems"]["scholarstack_novelty"]
     assert abs(sum(v for m, v in ours.items() if m.startswith("verdict_")) - 1) < 1e-6
     assert res["self_anticipated_rate"] == 1.0  # a paper is always anticipated by itself
-    assert 0 <= res["recombination_both_cited_rate"] <= 1 and res["recombination_pairs"] <= 2
+    assert 0 <= res["recombination_both_cited_rate"] <= 1 and res["recombination_pairs"] <= 1
