@@ -81,7 +81,7 @@ class Ingest(_Step):
 
 class Compile(_Step):
     task: Literal["compile"]
-    papers: list[str] | None = Field(None, description="default: every ingested paper not yet compiled")
+    papers: list[str] | None = Field(None, description="default: every ingested paper (unchanged ones are kept as they were)")
 
 
 Step = Annotated[Ask | VerifyClaim | Summarize | RelatedWork | Review | Design | Novelty | Ingest | Compile, Field(discriminator="task")]

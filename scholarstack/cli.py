@@ -262,10 +262,17 @@ def cmd_report(args: argparse.Namespace) -> int:
     return 0
 
 
+def _providers(names: list[str], store) -> list:
+    """Scholarly providers by name (`local`: the ACL corpus in ../shared, no network), caching under the store."""
+    from .scholarly.providers import make_provider
+    from .search.local import LocalProvider
+
+    return [LocalProvider.acl() if name == "local" else make_provider(name, store.home / "api_cache") for name in names]
+
+
 def cmd_search(args: argparse.Namespace) -> int:
     import asyncio
 
-    from .search.local import LocalProvider
     from .search.pipeline import deep_search
     from .search.rerank import make_reranker, rerank
 
@@ -279,14 +286,7 @@ def cmd_search(args: argparse.Namespace) -> int:
         text = args.query
     else:
         raise ValueError("give a QUERY or --paper FILE")
-    providers = []
-    for name in args.providers:
-        if name == "local":
-            providers.append(LocalProvider.acl())
-        else:
-            from .scholarly.providers import make_provider
-
-            providers.append(make_provider(name, store.home / "api_cache"))
+    providers = _providers(args.providers, store)
     client = _client(args, store)
     res = asyncio.run(deep_search(text, providers, depth=args.depth, budget=args.budget, citing=args.citing, client=client))
     from .index.embed import make_embedder
@@ -367,16 +367,7 @@ def cmd_open_search(args: argparse.Namespace) -> int:
     from .search.open_world import run_open_world
 
     store = _store(args)
-    providers = []
-    for name in args.providers:
-        if name == "local":
-            from .search.local import LocalProvider
-
-            providers.append(LocalProvider.acl())
-        else:
-            from .scholarly.providers import make_provider
-
-            providers.append(make_provider(name, store.home / "api_cache"))
+    providers = _providers(args.providers, store)
     tiers = {"none": (), "all": ("meets all",), "some": ("meets all", "meets some")}[args.ingest]
     res = run_open_world(store, args.request, providers, ingest=tiers, per_query=args.per_query)
     compiled = None

@@ -30,7 +30,10 @@ class Source(BaseModel):
     locators: list[str] = Field(default_factory=list, max_length=20)
     object_id: str = Field("", max_length=100)
 
-    _locators = field_validator("locators")(classmethod(lambda cls, v: check_locators(v)))
+    @field_validator("locators")
+    @classmethod
+    def _locators(cls, v: list[str]) -> list[str]:
+        return check_locators(v)
 
 
 class Judgement(ResearchObject):
