@@ -142,3 +142,15 @@ def test_design_recommends_what_the_closest_papers_used_and_cites_it(store):
     assert "A00-1031" not in held_out.extra["papers"] and all(r["paper"] != "A00-1031" for s in held_out.writing.sections for r in s.table)
     with pytest.raises(ValueError, match="empty task or idea"):
         design(store, " ")
+
+
+@pytest.mark.llm
+def test_design_with_the_local_llm(store, llm_server, tmp_path):
+    from scholarstack.writing.design import design
+
+    client = LLMClient(LLMConfig(base_url=llm_server, model="smollm2", max_tokens=300), cache_dir=tmp_path / "c")
+    out = design(store, "part-of-speech tagging of English text", k=6, client=client, embedder=make_embedder("tfidf", store.home))
+    assert out.backend == "openai" and out.extra["datasets"]  # what was counted does not depend on the model
+    for s in out.writing.sentences():  # whatever the model wrote: nothing unresolvable survives
+        assert all(resolves(store, c) for c in s.citations) and (s.citations or s.interpretation)
+    assert out.extra.get("llm", {}).get("calls", 0) + len(out.extra.get("errors", [])) >= 1
