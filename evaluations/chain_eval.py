@@ -97,4 +97,5 @@ def eval_chain(store: Store, limit: int | None = None, progress: bool = False, c
     return {"benchmark": "chain", "n": len(steps), "unique_requests": unique, "outputs": len(outputs), "revised_paper": paper,
             "marked_needs_recheck": len(marked), "rederived": len(rederived), "dependent_outputs": len(dependent),
             "rederived_all_dependent": set(rederived) <= dependent, "independent_untouched": untouched_ok,
-            "systems": {"run1": row(run1), "run2": row(run2), "after_revision": row(run3)}}
+            "systems": {"run1": row(run1), "run2": row(run2),
+                        "after_revision": row(run3) | {"marked": len(marked), "rederived": len(rederived), "dependent": len(dependent)}}}

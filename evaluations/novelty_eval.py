@@ -69,8 +69,8 @@ def eval_novelty(store: Store, data: Path | None = None, limit: int | None = Non
             both_found += {citing, other} <= found
     n = max(1, len(items))
     systems = {name: {f"recall@{k}": round(v / n, 4)} for name, v in recall.items()}
-    systems["scholarstack_novelty"] |= {"seconds_per_paper": round(sum(seconds) / n, 3),
+    rates = {"self_anticipated_rate": round(anticipated / n, 4), "recombination_both_cited_rate": round(both_found / max(1, pairs), 4)}
+    systems["scholarstack_novelty"] |= {"seconds_per_paper": round(sum(seconds) / n, 3), **rates,
                                         **{f"verdict_{v}": round(c / n, 4) for v, c in sorted(verdicts.items())}}
     return {"benchmark": "novelty", "data": str(setup.data), "n": len(items), "citing_papers": setup.citing_papers, "systems": systems,
-            "self_anticipated_rate": round(anticipated / n, 4), "recombination_pairs": pairs,
-            "recombination_both_cited_rate": round(both_found / max(1, pairs), 4)}
+            "recombination_pairs": pairs, **rates}

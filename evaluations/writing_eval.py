@@ -202,16 +202,28 @@ def eval_summary(store: Store, limit: int | None = None, words: int = 250, progr
             "systems": {f"{name}/{system}": v for name, o in out.items() for system, v in o["systems"].items()}}
 
 
+def rouge():
+    """rouge-score's ROUGE-1/2/L scorer (stemmed). rouge-score logs through absl, whose handler keeps
+    the stderr of the moment absl was imported and closes it whenever logging is reconfigured (under
+    pytest: the capture stream); it is pointed at the process's own stderr, which it never closes."""
+    import sys
+
+    from absl import logging as absl_logging
+    from rouge_score import rouge_scorer, tokenizers
+
+    absl_logging.get_absl_handler().python_handler.stream = sys.__stderr__
+    return rouge_scorer.RougeScorer(["rouge1", "rouge2", "rougeL"], tokenizer=tokenizers.DefaultTokenizer(use_stemmer=True))
+
+
 def _score_summaries(store: Store, items: list, words: int, progress: bool) -> dict[str, Any]:
     """ROUGE F of each system's summary against the human one; tokens read by the view and by a
     full-text reader."""
-    from rouge_score import rouge_scorer
     from tqdm import tqdm
 
     from scholarstack.tasks.common import count_tokens
     from scholarstack.writing.summary import summarize
 
-    scorer = rouge_scorer.RougeScorer(["rouge1", "rouge2", "rougeL"], use_stemmer=True)
+    scorer = rouge()
     sums: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
     read_view = read_full = failed = n = 0
     for p, gold in tqdm(items, desc="summaries", unit="paper", disable=not progress):

@@ -196,7 +196,7 @@ def run_sweep(store_home: str | None, sweep: str, backend: str = "offline", prog
     return {"ok": ok, "lines": lines, "seconds": round(time.perf_counter() - started, 1), "report": report.get("html")}
 
 
-def run_chain(store_home: str | None, path: str, fresh: bool = False, progress: bool = True) -> dict[str, Any]:
+def run_chain(store_home: str | None, path: str, fresh: bool = False) -> dict[str, Any]:
     """Materialise every step of a chain file, in order; each step's result from its metadata. A
     transcript (steps, reuse, costs) is written under `<store>/chains/`."""
     import json

@@ -421,7 +421,7 @@ def cmd_chain(args: argparse.Namespace) -> int:
     from orchestration.run import run_chain
 
     store = _store(args)
-    out = run_chain(str(store.home), args.file, fresh=args.fresh, progress=not args.json)
+    out = run_chain(str(store.home), args.file, fresh=args.fresh)
     if args.json:
         _print_json(out)
         return 0 if out["ok"] else 1

@@ -3,6 +3,10 @@ both sets of human summaries, in one store."""
 
 from __future__ import annotations
 
+import sys
+
+from absl import logging as absl_logging
+
 from evaluations.writing_eval import eval_review, eval_summary, textrank
 from orchestration.run import compile_store
 from tests.conftest import need_shared
@@ -26,6 +30,8 @@ def test_review_and_summary_benchmarks_small(store):
         assert 0 <= row["coverage"] <= row["coverage_at_k"] <= 1 and 0 <= row["precision"] <= 1
         assert row["cited_papers"] >= 1 and row["sections"] >= 1 and row["tokens_out"] > 0
     summ = eval_summary(store, limit=2, compiler=compile_store)
+    # absl (through rouge-score) must not hold a stream it would close when logging is reconfigured
+    assert absl_logging.get_absl_handler().python_handler.stream is sys.__stderr__
     assert set(summ["sets"]) == {"scisummnet", "clscisumm"}
     for part in summ["sets"].values():
         assert part["n"] + part["failed"] == 2
