@@ -214,11 +214,10 @@ def assess_novelty(store: Store, *, idea: str | None = None, paper: str | None =
         rankings.append(cands)
         verdicts = [cover.judge(a, p) for p in cands] or [AspectVerdict(aspect=a, status="not covered", score=0.0)]
         judged.append(max(verdicts, key=lambda v: v.score))
-    fused: dict[str, float] = {}
-    for ranking in rankings:  # reciprocal-rank fusion of the whole request's and each aspect's ranking
-        for r, p in enumerate(ranking):
-            fused[p] = fused.get(p, 0.0) + 1.0 / (60 + r)
-    closest = sorted(fused, key=lambda p: -fused[p])[:k]
+    # The closest prior work is the whole request's ranking: fusing the aspects' rankings into it
+    # recalled fewer real references (0.451 vs 0.469 at k = 10 on 60 ACL papers of the dev file);
+    # the aspects' own candidates serve the coverage judgements.
+    closest = rankings[0]
     verdict, reasons = verdict_of(judged)
     sources = [Statement(text=v.statement, locators=[v.locator], object_id=v.fact) for v in judged if v.fact and v.status != "not covered"]
     extra |= {"aspects": [v.model_dump(mode="json") for v in judged], "prior_work": closest, "before": limit,
