@@ -57,7 +57,7 @@ def eval_design(store: Store, data: Path | None = None, limit: int | None = None
     records = spread([r for r in read_scirex(data) if not isinstance(r, tuple)], corpus_limit)
     compile_records(store, records, compiler, progress)
     with gzip.open(data, "rt") as f:
-        docs = {json.loads(line)["doc_id"]: json.loads(line) for line in f if line.strip()}
+        docs = {d["doc_id"]: d for d in map(json.loads, filter(str.strip, f))}
     items = [(r.paper_id, gold_of(docs[r.external_ids["scirex"]])) for r in records if store.get_row(r.paper_id) is not None]
     items = spread([it for it in items if it[1]["Task"]], limit)
     retriever = store_retriever(store, embedder_for(embedder, store))

@@ -21,12 +21,12 @@ from .papers import Compiler
 from .writing_eval import citing_setup
 
 
-def recombined(store: Store, a: str, b: str) -> str | None:
+def recombined(store: Store, a: str, b: str, org) -> str | None:
     """An idea from paper a's problem and method and paper b's data and result, in words."""
     from scholarstack.tasks.novelty import aspects_of_paper
 
-    pa = {x.name: x.text for x in aspects_of_paper(store, a)}
-    pb = {x.name: x.text for x in aspects_of_paper(store, b)}
+    pa = {x.name: x.text for x in aspects_of_paper(store, a, org)}
+    pb = {x.name: x.text for x in aspects_of_paper(store, b, org)}
     parts = [pa.get("problem"), pa.get("method"), pb.get("result"), f"We evaluate on {pb['data']}." if pb.get("data") else None]
     return " ".join(p for p in parts if p) if pa.get("method") and (pb.get("result") or pb.get("data")) else None
 
@@ -39,10 +39,12 @@ def eval_novelty(store: Store, data: Path | None = None, limit: int | None = Non
     from scholarstack.ingest.catalog import paper_years
     from scholarstack.tasks.novelty import assess_novelty
     from scholarstack.tasks.retrieval import hybrid_rank
+    from scholarstack.writing.organisation import read_organisation
     from scholarstack.writing.related_work import request_text
 
     setup = citing_setup(store, data, limit, corpus_limit, embedder, progress, compiler)
     years = paper_years(store)
+    org = read_organisation(store)  # read once: every assessment below reads the same store
     recall: Counter = Counter()
     verdicts: Counter = Counter()
     anticipated = both_found = pairs = 0
@@ -54,17 +56,17 @@ def eval_novelty(store: Store, data: Path | None = None, limit: int | None = Non
         base = [p for p in hybrid_rank(setup.corpus, query, setup.emb, k + 50) if p != citing and not later(p)][:k]
         plain = [p for p in setup.retriever.rank(query, k + 1, citing_paper=citing, before=year) if p != citing][:k]
         t0 = time.perf_counter()
-        out = assess_novelty(store, paper=citing, k=k, retriever=setup.retriever)
+        out = assess_novelty(store, paper=citing, k=k, retriever=setup.retriever, org=org)
         seconds.append(time.perf_counter() - t0)
         for name, found in (("hybrid_abstract", base), ("retriever_request", plain), ("scholarstack_novelty", out.extra["prior_work"])):
             recall[name] += len(set(found[:k]) & cited) / len(cited)
         verdicts[out.answer] += 1
-        anticipated += assess_novelty(store, paper=citing, k=k, retriever=setup.retriever, include_self=True).answer == "anticipated"
+        anticipated += assess_novelty(store, paper=citing, k=k, retriever=setup.retriever, include_self=True, org=org).answer == "anticipated"
         other = items[(i + 1) % len(items)][0]
-        idea = recombined(store, citing, other) if other != citing else None
+        idea = recombined(store, citing, other, org) if other != citing else None
         if idea:
             pairs += 1
-            mix = assess_novelty(store, idea=idea, k=k, retriever=setup.retriever, include_self=True)
+            mix = assess_novelty(store, idea=idea, k=k, retriever=setup.retriever, include_self=True, org=org)
             found = {a["paper"] for a in mix.extra["aspects"] if a["status"] != "not covered"}
             both_found += {citing, other} <= found
     n = max(1, len(items))

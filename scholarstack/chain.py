@@ -185,7 +185,7 @@ def run_task_step(store: Store, kb, index: int, step: Any, client=None, reuse: b
                else review(store, step.topic, papers=step.papers, k=step.k, client=client, embedder=kb.embedder, reuse=reuse))
         reused, reg = res.extra.get("reuse") or {}, res.registration
         out.answer = res.writing.title
-        out.tokens_in, out.tokens_out = (0, 0) if reused else (res.tokens_in, res.tokens_out)
+        out.tokens_in, out.tokens_out = res.tokens_in, res.tokens_out  # a reused writing reports none
     else:
         raise ValueError(f"step {index}: {step.task} is run by the orchestration, not as a task")
     out.reused = bool(reused.get("hit"))

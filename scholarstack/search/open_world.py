@@ -67,12 +67,12 @@ class OpenWorldResult(BaseModel):
 
 def _entity_aliases(store: Store) -> dict[str, tuple[list[str], str | None]]:
     """lower-case name or alias → (the canonical entity's names, one taxonomy category name it is filed under)."""
-    from ..writing.organisation import read_organisation
+    from ..writing.organisation import category_names
 
-    org = read_organisation(store)
+    names_of = category_names(store)
     category_of: dict[str, str] = {}
     for row in store.objects("assignment"):
-        category_of.setdefault(row["data"]["entity_id"], org.category_names.get(row["data"]["category_id"], ""))
+        category_of.setdefault(row["data"]["entity_id"], names_of.get(row["data"]["category_id"], ""))
     out: dict[str, tuple[list[str], str | None]] = {}
     for row in store.objects("entity"):
         names = list(dict.fromkeys([row["data"]["name"], *row["data"].get("aliases", [])]))
@@ -125,12 +125,11 @@ def check(paper: PaperMeta, conditions: list[Condition]) -> tuple[list[str], lis
 async def open_world_search(store: Store, request: str, providers: list, per_query: int = 20, budget: int = 100) -> OpenWorldResult:
     started = time.perf_counter()
     plan = plan_queries(store, request)
-    searches = [(p, q) for p in providers for q in plan.queries]
-    results = await _gather_limited([p.search(query_for(p.name, q.replace(" OR ", " ")), per_query) for p, q in searches], 8)
+    searches = [(p, q, query_for(p.name, q.replace(" OR ", " "))) for p in providers for q in plan.queries]
+    results = await _gather_limited([p.search(asked, per_query) for p, _, asked in searches], 8)
     ident, found, calls = IdentityIndex(), {}, []
-    for (p, q), res in zip(searches, results):
-        calls.append({"provider": p.name, "query": query_for(p.name, q.replace(" OR ", " ")),
-                      **({"error": str(res)} if isinstance(res, Exception) else {"results": len(res)})})
+    for (p, q, asked), res in zip(searches, results):
+        calls.append({"provider": p.name, "query": asked, **({"error": str(res)} if isinstance(res, Exception) else {"results": len(res)})})
         if isinstance(res, Exception):
             continue
         for meta in res:

@@ -31,19 +31,19 @@ def with_versions(store: Store, obj: ResearchObject) -> ResearchObject:
     return obj.model_copy(update={"cited_versions": versions(store, [oid for oid, _ in obj.cited_ids()])})
 
 
-def recall(store: Store, obj_id: str) -> tuple[ResearchObject | None, int, str]:
-    """(the registered output, its version, "reused") when it can be reused, else (None, 0, why not)."""
+def recall(store: Store, obj_id: str) -> tuple[ResearchObject | None, dict[str, Any] | None, str]:
+    """(the registered output, its stored row, "reused") when it can be reused, else (None, None, why not)."""
     row = store.get_row(obj_id)
     if row is None:
-        return None, 0, "not derived before"
+        return None, None, "not derived before"
     if row["lifecycle"] != "current":
-        return None, 0, f"{row['lifecycle']}" + (f": {row['recheck_cause']}" if row.get("recheck_cause") else "")
+        return None, None, f"{row['lifecycle']}" + (f": {row['recheck_cause']}" if row.get("recheck_cause") else "")
     obj = load_object(row)
     now = versions(store, list(obj.cited_versions))
     changed = [f"{oid} v{v}→" + (f"v{now[oid]}" if oid in now else "withdrawn") for oid, v in obj.cited_versions.items() if now.get(oid) != v]
     if changed:
-        return None, 0, "basis changed: " + ", ".join(changed[:3])
-    return obj, row["version"], "reused"
+        return None, None, "basis changed: " + ", ".join(changed[:3])
+    return obj, row, "reused"
 
 
 def note_reuse(store: Store, obj_id: str, version: int, saved_tokens: int) -> dict[str, Any]:
@@ -85,9 +85,9 @@ def judged(store: Store, task: JudgementTask, request: str, scope: list[str], se
     key = Judgement.model_construct(task_name=task, request=request.strip(), scope=scope, settings=settings).id
     why = "reuse not asked"
     if reuse:
-        obj, version, why = recall(store, key)
+        obj, row, why = recall(store, key)
         if obj is not None:
-            return answer_of(obj, note_reuse(store, key, version, obj.tokens_in + obj.tokens_out), time.perf_counter() - started)
+            return answer_of(obj, note_reuse(store, key, row["version"], obj.tokens_in + obj.tokens_out), time.perf_counter() - started)
     answer = derive()
     answer.extra["reuse"] = {"hit": False, "why": why}
     if register and not answer.extra.get("error"):

@@ -129,13 +129,13 @@ def reused(store: Store, task: WritingTask, request: str, settings: str, started
     from ..tasks.memory import note_reuse, recall
 
     key = Writing.model_construct(task_name=task, request=request[:2000], settings=settings).id
-    writing, version, why = recall(store, key)
+    writing, row, _ = recall(store, key)
     if writing is None:
         return None
     text = writing.text()
-    reuse = note_reuse(store, key, version, count_tokens(text))
-    return WritingResult(writing=writing, markdown=text, registration={"id": key, "status": "reused", "version": version,
-                                                                       "verification": store.get_row(key)["verification"]},
+    reuse = note_reuse(store, key, row["version"], count_tokens(text))
+    return WritingResult(writing=writing, markdown=text, registration={"id": key, "status": "reused", "version": row["version"],
+                                                                       "verification": row["verification"]},
                          seconds=round(time.perf_counter() - started, 3), extra={"reuse": reuse})
 
 

@@ -56,7 +56,7 @@ def design(store: Store, request: str, k: int = 15, exclude: tuple[str, ...] = (
     if not papers:
         raise LookupError(f"no papers in store {store.home} for {request[:80]!r}")
     weight = {p: 1.0 / (1 + i / 5) for i, p in enumerate(papers)}  # closer papers count more
-    facts = {p: [r for r in store.objects("fact", paper_id=p)] for p in papers}
+    facts = {p: store.objects("fact", paper_id=p) for p in papers}
     results = [(p, r, q) for p in papers for r in facts[p] for q in r["data"]["quantities"] if q.get("dataset") or q.get("metric")]
     org = read_organisation(store)
 

@@ -44,8 +44,11 @@ def read_organisation(store: Store) -> PaperOrganisation:
         for p in papers_of.get(row["data"]["entity_id"], ()):
             categories[p][row["data"]["category_id"]] += 1
     org.categories = dict(categories)
-    for row in store.objects("taxonomy"):
-        for d in row["data"]["dimensions"]:
-            for c in d["categories"]:
-                org.category_names[f"{row['id']}/{d['key']}/{c['key']}"] = c["name"]
+    org.category_names = category_names(store)
     return org
+
+
+def category_names(store: Store) -> dict[str, str]:
+    """Taxonomy category id (`taxonomy/dimension/key`) → its name."""
+    return {f"{row['id']}/{d['key']}/{c['key']}": c["name"]
+            for row in store.objects("taxonomy") for d in row["data"]["dimensions"] for c in d["categories"]}
