@@ -4,9 +4,9 @@ plus the scaling figures from `bench_out/` when the benchmarks have been run."""
 from __future__ import annotations
 
 import base64
-import html
 import io
 import json
+import re
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
@@ -14,7 +14,7 @@ from typing import Any
 from scholarstack.settings import REPO_ROOT
 from scholarstack.store import Store
 
-from .sweep import latest_results
+from .sweep import all_results, latest_results
 
 HEADLINE = {"retrieval": "recall@10", "claims": "macro_f1", "qa": "answer_f1", "localisation": "f1",
             "pdf_fidelity": "text_recall", "scirex": "mention_f1", "store_fidelity": "locators_resolve",
@@ -68,9 +68,17 @@ def plots(tabs: dict[str, dict[str, dict[str, float]]], bench_of: dict[str, str]
         vals = [(s, v[metric]) for s, v in systems.items() if metric in v]
         if not vals:
             continue
-        fig, ax = plt.subplots(figsize=(5, 2.6))
-        ax.barh([s for s, _ in vals], [v for _, v in vals], color="#4c72b0")
-        ax.set_xlabel(metric)
+        fig, ax = plt.subplots(figsize=(5, 0.6 + 0.35 * len(vals)))
+        xs = [v for _, v in vals]
+        ax.barh([s for s, _ in vals], xs, color="#4c72b0")
+        lo, hi = min(xs), max(xs)
+        if lo > 0 and hi > lo and (hi - lo) < 0.25 * hi:  # close values: start the axis near them so differences show
+            ax.set_xlim(lo - (hi - lo), hi + 0.5 * (hi - lo))
+            ax.set_xlabel(f"{metric} (axis starts at {lo - (hi - lo):.3g})")
+        else:
+            ax.set_xlabel(metric)
+        for i, x in enumerate(xs):
+            ax.annotate(_fmt(x), (x, i), fontsize=7, xytext=(2, -3), textcoords="offset points")
         ax.set_title(key, fontsize=9)
         out[f"{key}: {metric} by system"] = _png(fig)
         cost = COST.get(bench_of[key])
@@ -101,7 +109,44 @@ def plots(tabs: dict[str, dict[str, dict[str, float]]], bench_of: dict[str, str]
     return out
 
 
+def history_plots(history: list[dict[str, Any]]) -> dict[str, str]:
+    """config_key → base64 PNG of its headline metric per system over the stored runs (two or more)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    series: dict[str, dict[str, dict[str, float]]] = defaultdict(lambda: defaultdict(dict))  # key → system → ts → value
+    for r in history:
+        if r["metric"] == HEADLINE.get(r["benchmark"]):
+            series[r["config_key"]][r["system"]][str(r["ts"])] = r["value"]
+    out = {}
+    for key, systems in series.items():
+        stamps = sorted({t for pts in systems.values() for t in pts})
+        if len(stamps) < 2:
+            continue
+        fig, ax = plt.subplots(figsize=(5, 2.8))
+        for system, pts in sorted(systems.items()):
+            xs = [stamps.index(t) for t in sorted(pts)]
+            ax.plot(xs, [pts[t] for t in sorted(pts)], "o-", label=system, markersize=3)
+        ax.set_xticks(range(len(stamps)), [t[:16] for t in stamps], rotation=30, ha="right", fontsize=6)
+        ax.set_ylabel(next(r["metric"] for r in history if r["config_key"] == key and r["metric"] == HEADLINE.get(r["benchmark"])))
+        ax.set_xlabel("run (UTC)")
+        ax.legend(fontsize=6, loc="best")
+        ax.set_title(f"{key}: runs over time", fontsize=9)
+        out[key] = _png(fig)
+    return out
+
+
+def _anchor(key: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", key.lower()).strip("-")
+
+
 def write_report(store: Store, sweep: str | None, out_dir: str | Path) -> dict[str, Any]:
+    """report.html (jinja2 template: contents, a table and plots per configuration, runs over time)
+    and report.md, with each plot also as a PNG."""
+    import jinja2
+
     rows = latest_results(store, sweep)
     if not rows:
         raise LookupError(f"no evaluation results{' for sweep ' + sweep if sweep else ''} in {store.home}; run `scholarstack sweep NAME` first")
@@ -109,29 +154,34 @@ def write_report(store: Store, sweep: str | None, out_dir: str | Path) -> dict[s
     out.mkdir(parents=True, exist_ok=True)
     tabs = tables(rows)
     bench_of = {r["config_key"]: r["benchmark"] for r in rows}
-    meta = {r["config_key"]: (r["n"], r["code_version"], r["data_version"], r["run_id"], str(r["ts"])[:19]) for r in rows}
+    meta = {r["config_key"]: r for r in rows}
+    history = all_results(store, sweep)
+    runs = {k: len({str(r["ts"]) for r in history if r["config_key"] == k}) for k in tabs}
     images = plots(tabs, bench_of)
+    over_time = history_plots(history)
     md = [f"# ScholarStack evaluation report{': ' + sweep if sweep else ''}", ""]
-    body = [f"<h1>ScholarStack evaluation report{': ' + html.escape(sweep) if sweep else ''}</h1>"]
+    sections = []
     for key in sorted(tabs):
-        n, cv, dv, run, ts = meta[key]
-        md += [f"## {key}", f"n={n}; code {cv}; data {dv}; run {run}; {ts}", "", markdown_table(tabs[key]), ""]
-        metrics = sorted({m for s in tabs[key].values() for m in s})
-        rows_html = "".join(f"<tr><th>{html.escape(s)}</th>" + "".join(f"<td>{_fmt(v.get(m))}</td>" for m in metrics) + "</tr>"
-                            for s, v in tabs[key].items())
-        body.append(f"<h2>{html.escape(key)}</h2><p class=meta>n={n}; code {cv}; data {dv}; run {run}; {ts}</p>"
-                    f"<table><tr><th>system</th>{''.join(f'<th>{html.escape(m)}</th>' for m in metrics)}</tr>{rows_html}</table>")
-        for name, png in images.items():
-            if name.startswith(key + ":"):
-                body.append(f"<figure><img alt='{html.escape(name)}' src='data:image/png;base64,{png}'><figcaption>{html.escape(name)}</figcaption></figure>")
-    if "compile scaling" in images:
-        body.append(f"<h2>Compile scaling</h2><img alt='compile scaling' src='data:image/png;base64,{images['compile scaling']}'>")
-    style = ("body{font-family:system-ui,sans-serif;max-width:1000px;margin:2em auto;color:#222}table{border-collapse:collapse;margin:.5em 0}"
-             "td,th{border:1px solid #ccc;padding:3px 8px;font-size:13px;text-align:right}th:first-child{text-align:left}"
-             ".meta{color:#666;font-size:12px}figure{display:inline-block;margin:.5em}")
-    (out / "report.html").write_text(f"<!doctype html><meta charset=utf-8><title>ScholarStack report</title><style>{style}</style>" + "\n".join(body))
+        m = meta[key]
+        md += [f"## {key}", f"n={m['n']}; code {m['code_version']}; data {m['data_version']}; run {m['run_id']}; {str(m['ts'])[:19]}",
+               "", markdown_table(tabs[key]), ""]
+        metrics = sorted({name for s in tabs[key].values() for name in s})
+        headline = HEADLINE.get(bench_of[key])
+        best = max((v[headline] for v in tabs[key].values() if headline in v), default=None)
+        figures = [{"name": name, "png": png} for name, png in images.items() if name.startswith(key + ":")]
+        if key in over_time:
+            figures.append({"name": f"{key}: runs over time", "png": over_time[key]})
+        sections.append({"key": key, "anchor": _anchor(key), "n": m["n"], "code_version": m["code_version"],
+                         "data_version": m["data_version"], "run_id": m["run_id"], "ts": str(m["ts"])[:19], "runs": runs[key],
+                         "headline": f"best {headline} {_fmt(best)}" if best is not None else "",
+                         "metrics": metrics, "rows": [(s, [_fmt(v.get(x)) for x in metrics]) for s, v in tabs[key].items()],
+                         "figures": figures})
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(Path(__file__).parent / "templates"), autoescape=True)
+    html = env.get_template("report.html.j2").render(sweep=sweep, sections=sections, scaling=images.get("compile scaling"))
+    (out / "report.html").write_text(html)
     (out / "report.md").write_text("\n".join(md))
-    for name, png in images.items():
+    for name, png in list(images.items()) + [(f"{k}: runs over time", png) for k, png in over_time.items()]:
         safe = "".join(c if c.isalnum() else "_" for c in name)[:80]
         (out / f"{safe}.png").write_bytes(base64.b64decode(png))
-    return {"html": str(out / "report.html"), "markdown": str(out / "report.md"), "configs": len(tabs), "plots": len(images)}
+    return {"html": str(out / "report.html"), "markdown": str(out / "report.md"), "configs": len(tabs),
+            "plots": len(images) + len(over_time)}

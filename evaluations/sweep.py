@@ -134,6 +134,12 @@ def save_result(store: Store, cfg: Config, result: dict[str, Any], run_id: str) 
                                                 "metric", "value", "n", "code_version", "data_version", "ts", "config"], rows)
 
 
+def all_results(store: Store, sweep: str | None = None) -> list[dict[str, Any]]:
+    """Every stored run's rows (optionally of one sweep), oldest first: the report's history."""
+    cond, params = ("WHERE sweep = ?", [sweep]) if sweep else ("", [])
+    return store.query_dicts(f"SELECT * FROM eval_results {cond} ORDER BY ts, config_key, system, metric", params)
+
+
 def latest_results(store: Store, sweep: str | None = None) -> list[dict[str, Any]]:
     """The newest run of each configuration (optionally of one sweep)."""
     cond, params = ("WHERE sweep = ?", [sweep]) if sweep else ("", [])
