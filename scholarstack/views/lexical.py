@@ -1,4 +1,4 @@
-"""BM25 (Okapi, k1=1.5, b=0.75) over a fixed list of texts, with sparse matrices for speed."""
+"""BM25 (Okapi, k1=1.5, b=0.75, bm25s underneath) over a fixed list of texts, the shared tokenizer, and RRF."""
 
 from __future__ import annotations
 
@@ -18,29 +18,23 @@ def tokenize(text: str) -> list[str]:
 
 
 class BM25:
+    """Okapi BM25 (Lucene's idf) through bm25s, over this module's tokens. bm25s's Lucene variant
+    drops the (k1 + 1) factor of the classic formula; scores are scaled back so they keep its values."""
+
     def __init__(self, texts: list[str], k1: float = 1.5, b: float = 0.75):
-        from sklearn.feature_extraction.text import CountVectorizer
+        import bm25s
 
-        self.vec = CountVectorizer(tokenizer=tokenize, lowercase=False, token_pattern=None)
-        tf = self.vec.fit_transform(texts).tocsc().astype(np.float32)
-        n = tf.shape[0]
-        df = np.diff(tf.indptr)
-        self.idf = np.log1p((n - df + 0.5) / (df + 0.5)).astype(np.float32)
-        lengths = np.asarray(tf.sum(axis=1)).ravel()
-        avg = lengths.mean() if n else 1.0
-        tf = tf.tocoo()
-        denom = tf.data + k1 * (1 - b + b * lengths[tf.row] / max(avg, 1e-9))
-        from scipy.sparse import csc_matrix
-
-        weights = tf.data * (k1 + 1) / denom * self.idf[tf.col]
-        self.matrix = csc_matrix((weights, (tf.row, tf.col)), shape=tf.shape)
-        self.n = n
+        self.n, self.k1 = len(texts), k1
+        self._index = bm25s.BM25(k1=k1, b=b, method="lucene")
+        if texts:
+            self._index.index([tokenize(t) for t in texts], show_progress=False)
+        self.vocabulary = self._index.vocab_dict if texts else {}
 
     def scores(self, query: str) -> np.ndarray:
-        terms = [self.vec.vocabulary_[t] for t in tokenize(query) if t in self.vec.vocabulary_]
+        terms = [t for t in tokenize(query) if t in self.vocabulary]
         if not terms or self.n == 0:
             return np.zeros(self.n, dtype=np.float32)
-        return np.asarray(self.matrix[:, terms].sum(axis=1)).ravel()
+        return self._index.get_scores(terms) * np.float32(self.k1 + 1)
 
     def top(self, query: str, k: int) -> list[tuple[int, float]]:
         s = self.scores(query)
