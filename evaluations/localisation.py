@@ -83,14 +83,8 @@ def _prf(tp: int, n_pred: int, n_gold: int) -> tuple[float, float, float]:
 def store_fidelity(store: Store) -> dict[str, Any]:
     """Share of facts whose locators resolve, that pass semantic verification, and of synthesis
     citations that resolve to live objects."""
-    q = store.query
-    facts = q("SELECT count(*) FROM objects WHERE kind = 'fact' AND lifecycle <> 'withdrawn'")[0][0]
-    resolving = q("SELECT count(*) FROM objects o WHERE o.kind = 'fact' AND o.lifecycle <> 'withdrawn' AND NOT EXISTS ("
-                  "SELECT 1 FROM evidence e LEFT JOIN sentences s ON s.locator = e.locator AND s.is_current "
-                  "WHERE e.obj_id = o.id AND s.locator IS NULL)")[0][0]
-    passed = q("SELECT count(*) FROM objects WHERE kind = 'fact' AND lifecycle <> 'withdrawn' AND verification = 'passed'")[0][0]
-    cites = q("SELECT count(*), count(d.id) FILTER (WHERE d.lifecycle <> 'withdrawn') FROM refs r JOIN objects s ON s.id = r.src_id "
-              "LEFT JOIN objects d ON d.id = r.dst_id WHERE s.kind = 'synthesis' AND s.lifecycle <> 'withdrawn'")[0]
+    c = store.fidelity_counts()
+    facts, resolving, passed, cites = c["facts"], c["resolving"], c["passed"], (c["synthesis_citations"], c["synthesis_citations_live"])
     return {"benchmark": "store_fidelity", "n": facts, "systems": {"store": {
         "facts": facts, "locators_resolve": round(resolving / facts, 4) if facts else None,
         "verification_passed": round(passed / facts, 4) if facts else None,

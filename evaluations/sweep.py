@@ -122,6 +122,12 @@ def run_config(cfg: Config, eval_store: Store, run_id: str, client=None, progres
     return result
 
 
+RESULTS_TABLE = """CREATE TABLE IF NOT EXISTS eval_results (
+    run_id VARCHAR, sweep VARCHAR, config_key VARCHAR, benchmark VARCHAR, backend VARCHAR, budget INTEGER,
+    system VARCHAR, metric VARCHAR, value DOUBLE, n INTEGER, code_version VARCHAR, data_version VARCHAR,
+    ts TIMESTAMP, config VARCHAR)"""
+
+
 def save_result(store: Store, cfg: Config, result: dict[str, Any], run_id: str) -> None:
     now = datetime.now(timezone.utc)
     cv, dv = code_version(), data_version(cfg.benchmark)
@@ -130,18 +136,23 @@ def save_result(store: Store, cfg: Config, result: dict[str, Any], run_id: str) 
             for system, metrics in result["systems"].items() for metric, value in metrics.items()
             if isinstance(value, (int, float)) and not isinstance(value, bool)]
     with store.transaction() as con:
+        con.execute(RESULTS_TABLE)
         store.insert_rows(con, "eval_results", ["run_id", "sweep", "config_key", "benchmark", "backend", "budget", "system",
                                                 "metric", "value", "n", "code_version", "data_version", "ts", "config"], rows)
 
 
 def all_results(store: Store, sweep: str | None = None) -> list[dict[str, Any]]:
     """Every stored run's rows (optionally of one sweep), oldest first: the report's history."""
+    if not store.table_exists("main", "eval_results"):
+        return []
     cond, params = ("WHERE sweep = ?", [sweep]) if sweep else ("", [])
     return store.query_dicts(f"SELECT * FROM eval_results {cond} ORDER BY ts, config_key, system, metric", params)
 
 
 def latest_results(store: Store, sweep: str | None = None) -> list[dict[str, Any]]:
     """The newest run of each configuration (optionally of one sweep)."""
+    if not store.table_exists("main", "eval_results"):
+        return []
     cond, params = ("WHERE sweep = ?", [sweep]) if sweep else ("", [])
     return store.query_dicts(
         f"WITH latest AS (SELECT config_key, max(ts) AS ts FROM eval_results {cond} GROUP BY config_key) "

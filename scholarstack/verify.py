@@ -223,7 +223,7 @@ def verify_judgement(obj: Judgement, ctx) -> tuple[Verification, str]:
 
 
 def default_verifier(obj: ResearchObject, ctx) -> tuple[Verification, str]:
-    """Used by recheck(); `ctx` is a registry.RecheckContext."""
+    """Used by recheck(); `ctx` is a store.admission.RecheckContext."""
     if isinstance(obj, Fact):
         return verify_fact(obj, " ".join(ctx.sentences.get(loc, "") for loc in obj.evidence))
     if isinstance(obj, Assignment):

@@ -36,8 +36,7 @@ def documents(store: Store, kinds: tuple[str, ...] = INDEXED_KINDS) -> dict[str,
     """id → (text, payload) for everything that should be in the index now."""
     docs: dict[str, tuple[str, dict[str, str]]] = {}
     if "sentence" in kinds:
-        for loc, paper, text in store.query("SELECT locator, paper_id, text FROM sentences WHERE is_current "
-                                            "AND coalesce(kind, 'prose') = 'prose'"):
+        for loc, paper, text in store.prose_sentences():
             docs[loc] = (text, {"kind": "sentence", "paper_id": paper})
     for kind in kinds:
         if kind == "sentence":

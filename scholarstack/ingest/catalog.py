@@ -20,11 +20,11 @@ from typing import Any
 
 from ..models.common import stable_hash
 from ..store import Store, StoreError, new_run_id
+from ..store.schema import RAW_SCHEMA
 from .corpora import corpus_reader
 from .parsers import ParseError, parse_file
 from .records import PaperRecord, anthology_year, max_paper_chars, safe_paper_id
 
-RAW_SCHEMA = "raw"
 
 
 def discover(paths: Iterable[str | Path]) -> tuple[list[Path], list[tuple[str, str]]]:
@@ -183,34 +183,25 @@ def discard_pending(pipeline) -> int:
 
 
 def raw_hashes(store: Store) -> dict[str, str]:
-    if not store.table_exists(RAW_SCHEMA, "papers"):
-        return {}
-    return dict(store.query(f"SELECT paper_id, content_hash FROM {RAW_SCHEMA}.papers"))
+    return {pid: h for pid, h, _ in store.raw_papers()}
 
 
 def raw_record(store: Store, paper_id: str) -> PaperRecord:
-    rows = store.query(f"SELECT record FROM {RAW_SCHEMA}.papers WHERE paper_id = ?", [paper_id]) if store.table_exists(RAW_SCHEMA, "papers") else []
-    if not rows:
+    record = store.raw_record_json(paper_id)
+    if record is None:
         raise LookupError(f"paper {paper_id!r} was never ingested into {store.home} (run `scholarstack ingest`)")
-    return PaperRecord.model_validate_json(rows[0][0])
+    return PaperRecord.model_validate_json(record)
 
 
 def paper_years(store: Store, ids: list[str] | None = None) -> dict[str, int]:
     """Each ingested paper's (or each of `ids`') publication year: the record's, else the one its ACL
     Anthology id carries."""
-    if not store.table_exists(RAW_SCHEMA, "papers"):
-        return {}
-    where, params = ("WHERE list_contains(?, paper_id)", [ids]) if ids is not None else ("", [])
-    rows = store.query(f"SELECT paper_id, TRY_CAST(json_extract_string(record, '$.year') AS INTEGER) FROM {RAW_SCHEMA}.papers {where}",
-                       params)
-    years = {pid: y if y is not None else anthology_year(pid) for pid, y in rows}
+    years = {pid: y if y is not None else anthology_year(pid) for pid, y in store.raw_years(ids)}
     return {pid: y for pid, y in years.items() if y is not None}
 
 
 def raw_paper_ids(store: Store) -> list[str]:
-    if not store.table_exists(RAW_SCHEMA, "papers"):
-        return []
-    return [r[0] for r in store.query(f"SELECT paper_id FROM {RAW_SCHEMA}.papers ORDER BY paper_id")]
+    return [pid for pid, _, _ in store.raw_papers()]
 
 
 def source_key(source: str) -> str:
@@ -223,9 +214,7 @@ def source_key(source: str) -> str:
 
 def raw_sources(store: Store) -> dict[str, str]:
     """paper_id → the source key it was ingested from."""
-    if not store.table_exists(RAW_SCHEMA, "papers"):
-        return {}
-    return {pid: source_key(src) for pid, src in store.query(f"SELECT paper_id, source FROM {RAW_SCHEMA}.papers")}
+    return {pid: source_key(src) for pid, _, src in store.raw_papers()}
 
 
 def disambiguated_id(paper_id: str, source: str) -> str:

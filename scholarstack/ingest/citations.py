@@ -47,15 +47,12 @@ def read_contexts(path: Path) -> tuple[list[tuple[str, str, str, str]], list[str
 def load_contexts(store: Store, path: Path) -> dict[str, Any]:
     """Add (or replace, by context id) the file's citation contexts; report what was loaded and skipped."""
     rows, failed = read_contexts(path)
-    with store.transaction() as con:
-        store.with_id_table(con, "_ctx_ids", [r[0] for r in rows])
-        con.execute("DELETE FROM citation_contexts WHERE context_id IN (SELECT id FROM _ctx_ids)")
-        store.insert_rows(con, "citation_contexts", ["context_id", "cited_id", "citing_id", "text"], rows)
-    known = {r[0] for r in store.query("SELECT paper_id FROM objects WHERE kind = 'paper' AND lifecycle = 'current'")}
+    store.replace_citation_contexts(rows)
+    known = store.current_ids("paper")
     return {"file": str(path), "loaded": len(rows), "failed": failed,
             "cited_in_store": len({r[1] for r in rows} & known), "cited_papers": len({r[1] for r in rows})}
 
 
 def contexts_from_store(store: Store) -> list[tuple[str, str, str]]:
     """(cited id, citing id, text) for every stored citation context."""
-    return [tuple(r) for r in store.query("SELECT cited_id, citing_id, text FROM citation_contexts ORDER BY context_id")]
+    return store.citation_contexts()

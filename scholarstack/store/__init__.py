@@ -1,4 +1,4 @@
-"""The store (DuckDB, one module owns the SQL) and the registration gate."""
+"""The store (DuckDB; its SQL in this package) and the registration gate."""
 
 from .db import Store, StoreBusyError, StoreError
 from .registry import (

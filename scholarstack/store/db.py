@@ -1,4 +1,6 @@
-"""The embedded store: one DuckDB file in a directory. This module owns every SQL statement.
+"""The embedded store: one DuckDB file in a directory. The store package owns every SQL statement
+about papers, objects and their history: this module the connections and every read, `registry`
+the gate's writes, `schema` the tables. (Evaluations own their results table.)
 
 Plain SQL with no DuckDB-only constraint tricks, so Postgres can replace DuckDB behind the same
 methods. No PRIMARY KEY constraints: DuckDB checks them eagerly inside a transaction, which
@@ -27,53 +29,7 @@ from ..settings import settings
 
 DEFAULT_HOME = ".scholarstack"
 
-SCHEMA = """
-CREATE SEQUENCE IF NOT EXISTS event_seq START 1;
-CREATE TABLE IF NOT EXISTS objects (
-    id VARCHAR, kind VARCHAR, layer VARCHAR, version INTEGER, lifecycle VARCHAR,
-    verification VARCHAR, verification_note VARCHAR, content_hash VARCHAR, paper_id VARCHAR,
-    label VARCHAR, task VARCHAR, recheck_cause VARCHAR, run_id VARCHAR, updated_at TIMESTAMP,
-    data VARCHAR
-);
-CREATE TABLE IF NOT EXISTS object_versions (
-    id VARCHAR, version INTEGER, kind VARCHAR, lifecycle VARCHAR, verification VARCHAR,
-    content_hash VARCHAR, run_id VARCHAR, created_at TIMESTAMP, data VARCHAR
-);
-CREATE TABLE IF NOT EXISTS refs (src_id VARCHAR, dst_id VARCHAR, role VARCHAR);
-CREATE TABLE IF NOT EXISTS evidence (obj_id VARCHAR, locator VARCHAR);
-CREATE TABLE IF NOT EXISTS sentences (
-    locator VARCHAR, paper_id VARCHAR, sid INTEGER, paper_version INTEGER, section VARCHAR,
-    start_char INTEGER, end_char INTEGER, text VARCHAR, is_current BOOLEAN
-);
-CREATE TABLE IF NOT EXISTS events (
-    seq BIGINT, ts TIMESTAMP, run_id VARCHAR, event VARCHAR, obj_id VARCHAR, version INTEGER,
-    detail VARCHAR
-);
-CREATE TABLE IF NOT EXISTS rejections (
-    ts TIMESTAMP, run_id VARCHAR, kind VARCHAR, candidate_id VARCHAR, reason VARCHAR,
-    producer VARCHAR, data VARCHAR
-);
-CREATE TABLE IF NOT EXISTS eval_results (
-    run_id VARCHAR, sweep VARCHAR, config_key VARCHAR, benchmark VARCHAR, backend VARCHAR, budget INTEGER,
-    system VARCHAR, metric VARCHAR, value DOUBLE, n INTEGER, code_version VARCHAR, data_version VARCHAR,
-    ts TIMESTAMP, config VARCHAR
-);
-CREATE TABLE IF NOT EXISTS citation_contexts (context_id VARCHAR, cited_id VARCHAR, citing_id VARCHAR, text VARCHAR);
-ALTER TABLE sentences ADD COLUMN IF NOT EXISTS kind VARCHAR DEFAULT 'prose';
-ALTER TABLE objects ADD COLUMN IF NOT EXISTS evidence_hash VARCHAR;
-ALTER TABLE object_versions ADD COLUMN IF NOT EXISTS evidence_texts VARCHAR;
-"""
-
-OBJECT_COLUMNS = [
-    "id", "kind", "layer", "version", "lifecycle", "verification", "verification_note",
-    "content_hash", "paper_id", "label", "task", "recheck_cause", "run_id", "updated_at", "data", "evidence_hash",
-]
-VERSION_COLUMNS = [
-    "id", "version", "kind", "lifecycle", "verification", "content_hash", "run_id", "created_at", "data", "evidence_texts",
-]
-SENTENCE_COLUMNS = [
-    "locator", "paper_id", "sid", "paper_version", "section", "start_char", "end_char", "text", "is_current", "kind",
-]
+from .schema import OBJECT_COLUMNS, RAW_SCHEMA, SCHEMA, SENTENCE_COLUMNS, VERSION_COLUMNS  # noqa: F401  (re-exported)
 
 
 def sql(con: duckdb.DuckDBPyConnection, statement: str, params: list[Any] | None = None) -> None:
@@ -431,3 +387,63 @@ class Store:
         return self.query_dicts(
             "SELECT ts, run_id, kind, candidate_id, reason, producer FROM rejections ORDER BY ts DESC LIMIT ?", [limit]
         )
+
+    # -- reads for ingest, indexing, retrieval and fidelity ----------------------------------------
+    def raw_papers(self) -> list[tuple[str, str, str]]:
+        """(paper_id, content_hash, source) of every ingested record, by paper id."""
+        if not self.table_exists(RAW_SCHEMA, "papers"):
+            return []
+        return self.query(f"SELECT paper_id, content_hash, source FROM {RAW_SCHEMA}.papers ORDER BY paper_id")
+
+    def raw_record_json(self, paper_id: str) -> str | None:
+        rows = self.query(f"SELECT record FROM {RAW_SCHEMA}.papers WHERE paper_id = ?", [paper_id]) \
+            if self.table_exists(RAW_SCHEMA, "papers") else []
+        return rows[0][0] if rows else None
+
+    def raw_years(self, ids: list[str] | None = None) -> list[tuple[str, int | None]]:
+        """(paper_id, the year its record states or None) of every ingested record, or of `ids`."""
+        if not self.table_exists(RAW_SCHEMA, "papers"):
+            return []
+        where, params = ("WHERE list_contains(?, paper_id)", [ids]) if ids is not None else ("", [])
+        return self.query(f"SELECT paper_id, TRY_CAST(json_extract_string(record, '$.year') AS INTEGER) FROM {RAW_SCHEMA}.papers {where}",
+                          params)
+
+    def current_ids(self, kind: str) -> set[str]:
+        return {r[0] for r in self.query("SELECT id FROM objects WHERE kind = ? AND lifecycle = 'current'", [kind])}
+
+    def replace_citation_contexts(self, rows: list[tuple[str, str, str, str]]) -> None:
+        """(context_id, cited_id, citing_id, text) rows, replacing stored ones with the same id."""
+        with self.transaction() as con:
+            self.with_id_table(con, "_ctx_ids", [r[0] for r in rows])
+            sql(con, "DELETE FROM citation_contexts WHERE context_id IN (SELECT id FROM _ctx_ids)")
+            self.insert_rows(con, "citation_contexts", ["context_id", "cited_id", "citing_id", "text"], rows)
+
+    def citation_contexts(self) -> list[tuple[str, str, str]]:
+        """(cited id, citing id, text) for every stored citation context."""
+        return [tuple(r) for r in self.query("SELECT cited_id, citing_id, text FROM citation_contexts ORDER BY context_id")]
+
+    def prose_sentences(self) -> list[tuple[str, str, str]]:
+        """(locator, paper_id, text) of every current prose sentence (what the sentence index holds)."""
+        return self.query("SELECT locator, paper_id, text FROM sentences WHERE is_current AND coalesce(kind, 'prose') = 'prose'")
+
+    def paper_texts(self) -> list[tuple[str, list[str], list[str]]]:
+        """(paper_id, front matter sentences, body sentences) per paper with a current source map: the
+        front is the title and abstract (or the first seven sentences), the body every prose, caption,
+        table-row and heading sentence."""
+        return self.query("SELECT paper_id, list(text ORDER BY sid) FILTER (WHERE section IN ('title', 'abstract') OR sid <= 6), "
+                          "list(text ORDER BY sid) FILTER (WHERE kind IN ('prose', 'caption', 'table_row', 'heading')) "
+                          "FROM sentences WHERE is_current GROUP BY paper_id ORDER BY paper_id")
+
+    def fidelity_counts(self) -> dict[str, int]:
+        """Live facts, those whose every locator resolves to a current sentence, those verified, and
+        the synthesis basis citations with how many reach a live object."""
+        q = self.query
+        live = "kind = 'fact' AND lifecycle <> 'withdrawn'"
+        cites = q("SELECT count(*), count(d.id) FILTER (WHERE d.lifecycle <> 'withdrawn') FROM refs r JOIN objects s ON s.id = r.src_id "
+                  "LEFT JOIN objects d ON d.id = r.dst_id WHERE s.kind = 'synthesis' AND s.lifecycle <> 'withdrawn'")[0]
+        return {"facts": q(f"SELECT count(*) FROM objects WHERE {live}")[0][0],
+                "resolving": q("SELECT count(*) FROM objects o WHERE o.kind = 'fact' AND o.lifecycle <> 'withdrawn' AND NOT EXISTS ("
+                               "SELECT 1 FROM evidence e LEFT JOIN sentences s ON s.locator = e.locator AND s.is_current "
+                               "WHERE e.obj_id = o.id AND s.locator IS NULL)")[0][0],
+                "passed": q(f"SELECT count(*) FROM objects WHERE {live} AND verification = 'passed'")[0][0],
+                "synthesis_citations": cites[0], "synthesis_citations_live": cites[1]}

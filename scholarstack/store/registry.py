@@ -19,8 +19,8 @@ from typing import Any, Literal
 import pyarrow as pa
 from pydantic import ValidationError
 
-from ..models import KINDS, LAYER_OF, Fact, Judgement, Lifecycle, ResearchObject, SourceMap, Synthesis, Verification, Writing, load_object
-from ..models.common import stable_hash
+from ..models import KINDS, LAYER_OF, Lifecycle, ResearchObject, SourceMap, Verification, load_object
+from .admission import Admission, RecheckContext, Verifier
 from .db import OBJECT_COLUMNS, SENTENCE_COLUMNS, VERSION_COLUMNS, Store, sql
 
 # Given a kind and its candidates, return {index in list: reason} for those that fail.
@@ -101,10 +101,6 @@ def revise(store: Store, candidates: Iterable[ResearchObject | dict[str, Any]], 
     return register_many(store, candidates, allow_revision=True, **kwargs)
 
 
-def evidence_hash(snapshot: dict[str, str]) -> str | None:
-    return stable_hash(sorted(snapshot.items()), 16) if snapshot else None
-
-
 def _prepare(cands: list, task: str | None, producer: str | None, run_id: str,
              reject: Callable[[int, str, str | None, str, Any], None]) -> list[tuple[int, ResearchObject]]:
     """Stage 1, schema: pydantic models with provenance stamped; the caller's verification is discarded."""
@@ -178,102 +174,18 @@ def register_many(
 
     ids = {i: o.id for i, o in models}  # ids hash the identity: compute each once
     with store.transaction() as con:
-        existing = store.current_rows(ids.values())
-        cited_ids = {cid for _, o in models for cid, _ in o.cited_ids()}
-        cited_rows = store.current_rows(cited_ids)
-        locs = {loc for _, o in models for loc in o.locators()}
-        texts = store.current_sentences(locs)
-        ctx = RecheckContext(store, texts)
-        ctx.preload(c for c, r in cited_rows.items() if r["kind"] != "paper")
-        ctx.preload_cited()
-
-        state: dict[str, dict[str, Any]] = {}  # id → row state as the batch proceeds
-        writes: dict[str, tuple] = {}  # id → (obj, version, status, evidence snapshot, content hash, evidence hash)
-        clears: dict[str, ResearchObject] = {}  # reused objects whose lifecycle/verification changes
-        accepted_papers: dict[str, dict[int, str]] = {}
-
-        def live(obj_id: str) -> bool:
-            row = state.get(obj_id) or cited_rows.get(obj_id) or existing.get(obj_id)
-            return row is not None and row["lifecycle"] != Lifecycle.withdrawn
-
-        def sentence_text(loc: str) -> str | None:
-            paper, sid = loc.rsplit(":", 1)
-            if paper in accepted_papers:  # this batch replaces the paper's sentences
-                return accepted_papers[paper].get(int(sid))
-            return texts.get(loc)
-
-        def previous(oid: str, look_up: bool = False) -> dict[str, Any] | None:
-            """The id's row as the batch stands; `look_up` for ids made here (variants), not loaded above."""
-            if oid in state:
-                return state[oid]
-            if look_up and oid not in existing:
-                existing.update(store.current_rows([oid]))
-            return existing.get(oid)
-
+        batch = Admission(store, models, ids, allow_revision, reject, default_verifier)
         for i, obj in models:
-            oid = ids[i]
-            if isinstance(obj, SourceMap):
-                sids = [s.sid for s in obj.sentences]
-                if len(set(sids)) != len(sids):
-                    reject(i, obj.kind, oid, "duplicate sentence ids in source map", {"paper": oid})
-                    continue
-            bad_locs = [loc for loc in obj.locators() if sentence_text(loc) is None]
-            if bad_locs:
-                reject(i, obj.kind, oid, f"evidence locator(s) do not resolve to a current sentence: {', '.join(bad_locs[:5])}", obj.model_dump(mode="json"))
-                continue
-            bad_refs = [f"{cid} ({role})" for cid, role in obj.cited_ids() if cid != oid and not live(cid)]
-            if bad_refs:
-                reject(i, obj.kind, oid, f"cites unknown or withdrawn object(s): {', '.join(bad_refs[:5])}", obj.model_dump(mode="json"))
-                continue
-            snapshot = {loc: sentence_text(loc) or "" for loc in obj.locators()}
-            ev_hash = evidence_hash(snapshot)
-            prev = previous(oid)
-            h = obj.content_hash()  # verification is bookkeeping: the hash does not change with it below
-            if (isinstance(obj, Fact) and not allow_revision and prev is not None and prev["lifecycle"] != Lifecycle.withdrawn
-                    and prev["content_hash"] != h
-                    and not (prev.get("producer") == obj.provenance.producer and prev.get("evidence_hash") not in (None, ev_hash))):
-                # Not a re-extraction of changed evidence by its producer: another fact, never a version of this one.
-                obj = obj.model_copy(update={"variant": stable_hash(obj.hashed_content(), 10)})
-                oid, h = obj.id, obj.content_hash()
-                prev = previous(oid, look_up=True)
-            ctx.sentences.update(snapshot)
-            verification, note = default_verifier(obj, ctx)
-            if isinstance(obj, (Synthesis, Writing, Judgement)) and obj.provenance.task and verification == Verification.failed:
-                reject(i, obj.kind, oid, f"{note} (text written by a caller is registered only when its basis supports it)", obj.model_dump(mode="json"))
-                continue
-            obj = obj.model_copy(update={"verification": verification, "verification_note": note[:500]})
-            if prev is None:
-                version, status = 1, "new"
-            elif prev["content_hash"] == h and prev["lifecycle"] != Lifecycle.withdrawn:
-                version, status = prev["version"], "reused"
-                if prev["lifecycle"] == Lifecycle.needs_recheck or prev["verification"] != obj.verification:
-                    clears[oid] = obj
-            elif oid in writes:  # a second candidate for the same id in this batch replaces the pending write
-                version, status = writes[oid][1], ("new" if writes[oid][2] == "new" else "revised")
-            else:
-                version, status = prev["version"] + 1, "revised"
-            if status != "reused":
-                writes[oid] = (obj, version, status, snapshot, h, ev_hash)
-                clears.pop(oid, None)
-            state[oid] = dict(kind=obj.kind, version=version, lifecycle=Lifecycle.current, content_hash=h,
-                              verification=obj.verification, producer=obj.provenance.producer, evidence_hash=ev_hash)
-            ctx.cited[oid] = obj
-            if isinstance(obj, SourceMap):
-                accepted_papers[oid] = {s.sid: s.text for s in obj.sentences}
-            outcomes[i] = Outcome(i, obj.kind, oid, status, version)
-
+            admitted = batch.admit(i, obj, ids[i])
+            if admitted is not None:
+                outcomes[i] = Outcome(i, admitted.obj.kind, admitted.id, admitted.status, admitted.version)
+        writes, clears, state = batch.writes, batch.clears, batch.state
         _write(store, con, report.run_id, now, writes, clears, rejection_rows)
         revised = [oid for oid, (_, _, st, *_) in writes.items() if st == "revised"]
         report.marked_for_recheck = _propagate(store, con, revised, set(state), report.run_id, now, "revised")
 
     report.outcomes = [o for o in outcomes if o is not None]
     return report
-
-
-def _load_current(store: Store, con, ids: list[str]) -> dict[str, ResearchObject]:
-    store.with_id_table(con, "_cited", ids)
-    return {rid: load_object({"kind": kind, "data": json.loads(data)})
-            for rid, kind, data in con.execute("SELECT id, kind, data FROM objects WHERE id IN (SELECT id FROM _cited)").fetchall()}
 
 
 def _next_seq(con) -> int:
@@ -415,37 +327,6 @@ def withdraw_missing(store: Store, kind: str, keep_ids: Iterable[str], paper_id:
 
 
 # -- recheck -----------------------------------------------------------------------------------
-Verifier = Callable[[ResearchObject, "RecheckContext"], tuple[Verification, str]]
-
-
-@dataclass
-class RecheckContext:
-    """What a verifier may look at: current sentence texts and the objects being cited."""
-
-    store: Store
-    sentences: dict[str, str]
-    cited: dict[str, ResearchObject] = field(default_factory=dict)
-
-    def preload(self, ids: Iterable[str]) -> None:
-        """Load the objects a verifier will ask for in one query, not one query each."""
-        missing = sorted({i for i in ids if i not in self.cited})
-        if not missing:
-            return
-        with self.store.connect() as con:
-            found = _load_current(self.store, con, missing)
-        for oid in missing:
-            self.cited[oid] = found.get(oid)
-
-    def preload_cited(self) -> None:
-        """What the loaded objects cite in turn (an assignment's entity and supporting facts)."""
-        self.preload(c for o in list(self.cited.values()) if o is not None for c, role in o.cited_ids() if role != "source")
-
-    def object(self, obj_id: str) -> ResearchObject | None:
-        if obj_id not in self.cited:
-            row = self.store.get_row(obj_id)
-            self.cited[obj_id] = load_object(row) if row is not None and row["kind"] != "paper" else None
-        return self.cited[obj_id]
-
 
 def recheck(store: Store, verifier: Verifier | None = None, ids: Iterable[str] | None = None, run_id: str | None = None) -> list[dict[str, Any]]:
     """Re-verify objects marked needs_recheck (all, or `ids`), lower layers first.

@@ -51,9 +51,7 @@ class PaperCorpus:
 
 def corpus_from_store(store: Store) -> PaperCorpus:
     """Titles and abstracts (and full texts) of every paper with a current source map."""
-    rows = store.query("SELECT paper_id, list(text ORDER BY sid) FILTER (WHERE section IN ('title', 'abstract') OR sid <= 6), "
-                       "list(text ORDER BY sid) FILTER (WHERE kind IN ('prose', 'caption', 'table_row', 'heading')) "
-                       "FROM sentences WHERE is_current GROUP BY paper_id ORDER BY paper_id")
+    rows = store.paper_texts()
     return PaperCorpus(ids=[r[0] for r in rows], texts=[" ".join(r[1] or []) for r in rows],
                        full=[" ".join(r[2] or r[1] or []) for r in rows])
 
