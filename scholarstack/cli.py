@@ -522,14 +522,55 @@ def _version() -> str:
         return "unknown"
 
 
+EXAMPLES = {  # shown under each command's --help
+    "status": ["scholarstack status --json"],
+    "show": ["scholarstack show fac_… --version 1"],
+    "ingest": ["scholarstack ingest ../shared/data/acl_scisummnet/papers.jsonl.gz --limit 100", "scholarstack ingest paper.pdf --id my-paper"],
+    "citations": ["scholarstack citations ../shared/data/acl_scisummnet/citances_dev.jsonl"],
+    "find-papers": ['scholarstack find-papers "statistical POS taggers like TnT are available" --k 10 --before 2008'],
+    "compile": ["scholarstack compile", "scholarstack compile --backend openai"],
+    "retrieve": ['scholarstack retrieve "unknown word handling in taggers" --layers fact entity --k 10'],
+    "ask": ['scholarstack ask "What accuracy does TnT reach?" --paper A00-1031 --mode view'],
+    "verify-claim": ['scholarstack verify-claim "TnT uses second order Markov models." --paper A00-1031'],
+    "summarize": ["scholarstack summarize A00-1031 --words 250"],
+    "related-work": ["scholarstack related-work --paper D08-1036 --k 10", 'scholarstack related-work --abstract "We tag …" --before 2008'],
+    "review": ['scholarstack review "unsupervised POS tagging"'],
+    "design": ['scholarstack design "part-of-speech tagging" --k 15'],
+    "novelty": ["scholarstack novelty --paper D08-1036", 'scholarstack novelty --idea "an HMM tagger trained with Gibbs sampling"'],
+    "open-search": ['scholarstack open-search "unsupervised POS tagging with HMMs since 2005" --providers local --ingest all --compile'],
+    "chain": ["scholarstack chain configs/chains/demo.yaml", "scholarstack chain configs/chains/demo.yaml --fresh"],
+    "search": ['scholarstack search "unsupervised POS tagging" --depth 2 --reranker ensemble'],
+    "idea": ['scholarstack idea "weather forecasting" --controller learned'],
+    "eval": ["scholarstack eval claims --limit 50", "scholarstack eval retrieval --json"],
+    "sweep": ["scholarstack sweep ci"],
+    "report": ["scholarstack report --sweep ci"],
+}
+
+
+def _help_formatter():
+    """rich-argparse's help with defaults shown (except empty ones) and examples kept as written."""
+    from rich_argparse import ArgumentDefaultsRichHelpFormatter, RawDescriptionRichHelpFormatter
+
+    class HelpFormatter(ArgumentDefaultsRichHelpFormatter, RawDescriptionRichHelpFormatter):
+        def _get_help_string(self, action: argparse.Action) -> str | None:
+            if action.default in (None, False, argparse.SUPPRESS) or not action.option_strings:
+                return action.help
+            return super()._get_help_string(action)
+
+    return HelpFormatter
+
+
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="scholarstack", description="Compile papers into linked research assets.")
+    formatter = _help_formatter()
+    p = argparse.ArgumentParser(prog="scholarstack", description="Compile papers into linked research assets.", formatter_class=formatter)
     p.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     sub = p.add_subparsers(dest="command", required=True)
 
     def add(name: str, fn, help_: str, registers: bool = False) -> argparse.ArgumentParser:
         """`registers`: a task whose output is registered and reused, with a backend to derive it."""
-        sp = sub.add_parser(name, help=help_)
+        examples = EXAMPLES.get(name)
+        sp = sub.add_parser(name, help=help_, description=help_, formatter_class=formatter,
+                            epilog=("examples:\n" + "\n".join(f"  {e}" for e in examples)) if examples else None)
         sp.add_argument("--store", default=None, help="store directory (default $SCHOLARSTACK_HOME or ./.scholarstack)")
         sp.add_argument("--json", action="store_true", help="machine-readable output")
         if registers:
@@ -641,6 +682,10 @@ def build_parser() -> argparse.ArgumentParser:
     sp = add("report", cmd_report, "write the HTML report and Markdown summary of a sweep's newest results")
     sp.add_argument("--sweep", default=None)
     sp.add_argument("--out", default=None)
+    for sp in sub.choices.values():  # options without a help line still show their default
+        for action in sp._actions:
+            if action.help is None and action.option_strings and action.default not in (None, False, argparse.SUPPRESS):
+                action.help = "(default: %(default)s)"
     return p
 
 

@@ -46,6 +46,16 @@ def test_errors_are_one_line_and_nonzero(store, capsys):
     assert code == 2 and "no such file" in err
 
 
+def test_help_shows_defaults_and_examples(capsys):
+    import pytest
+
+    with pytest.raises(SystemExit) as done:
+        main(["find-papers", "--help"])
+    out = capsys.readouterr().out
+    assert done.value.code == 0 and "(default: 10)" in out and "examples:" in out and "--before 2008" in out
+    assert "(default: None)" not in out and "(default: False)" not in out  # empty defaults are not shown
+
+
 def test_cli_status_does_not_import_heavy_libraries(tmp_path):
     code = ("import sys; from scholarstack.cli import main; main(['status', '--store', %r]); "
             "heavy = [m for m in ('dagster', 'torch', 'great_expectations', 'dlt') if m in sys.modules]; "
