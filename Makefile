@@ -38,9 +38,10 @@ dev: $(STAMP)
 	mkdir -p $(STORE)/dagster && test -f $(STORE)/dagster/dagster.yaml || printf 'telemetry:\n  enabled: false\n' > $(STORE)/dagster/dagster.yaml
 	DAGSTER_HOME=$(abspath $(STORE))/dagster SCHOLARSTACK_HOME=$(abspath $(STORE)) $(BIN)/dagster dev -w workspace.yaml
 
-bench: $(STAMP)
+bench: $(STAMP)  # STORE=DIR (a compiled store) adds the view latency benchmark
 	$(BIN)/python -m benchmarks.registry_bench
 	$(BIN)/python -m benchmarks.compile_bench
+	@if [ -n "$(STORE)" ]; then $(BIN)/python -m benchmarks.view_latency --store "$(STORE)"; else echo "view latency: skipped (give STORE=DIR, a compiled store)"; fi
 
 models: $(STAMP)  # retrain the committed weights of the learned offline models from ../shared/data
 	$(BIN)/python -c "from dagster import materialize; from assets.models import claim_verifier, evidence_localiser, retrieval_query_adapter, scirex_doc_entities, scirex_mention_tagger; \

@@ -50,14 +50,21 @@ def _clear_errors(fn):
     return wrapper
 
 
-def build_server(store_dir: str | None = None):
+def build_server(store_dir: str | None = None, warm: bool = False):
+    """`warm`: build the lexical index (and load the embedder) in a background thread at start, so
+    the first call does not wait for it (about 20 s on a 1,000-paper store)."""
     from mcp.server.mcpserver import MCPServer
     from mcp.types import ToolAnnotations
 
     reads = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
 
     store = Store(store_dir)
+    store.keep_warm()  # calls reuse one connection (released to other writers after a second idle)
     kb = open_kb(store)
+    if warm:
+        import threading
+
+        threading.Thread(target=lambda: retrieve(kb, "warm up"), name="warm-views", daemon=True).start()
     server = MCPServer("scholarstack", instructions="Read compiled research assets (facts, entities, relations, "
                        "syntheses) through knowledge views; every item carries locators back to source sentences.")
 
@@ -295,4 +302,4 @@ async def serve_stdio(server, stdin=None, stdout=None) -> None:
 def serve(store_dir: str | None = None) -> None:
     import anyio
 
-    anyio.run(serve_stdio, build_server(store_dir))
+    anyio.run(serve_stdio, build_server(store_dir, warm=True))

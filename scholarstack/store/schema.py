@@ -32,6 +32,8 @@ CREATE TABLE IF NOT EXISTS citation_contexts (context_id VARCHAR, cited_id VARCH
 ALTER TABLE sentences ADD COLUMN IF NOT EXISTS kind VARCHAR DEFAULT 'prose';
 ALTER TABLE objects ADD COLUMN IF NOT EXISTS evidence_hash VARCHAR;
 ALTER TABLE object_versions ADD COLUMN IF NOT EXISTS evidence_texts VARCHAR;
+CREATE INDEX IF NOT EXISTS objects_id ON objects (id);
+CREATE INDEX IF NOT EXISTS sentences_locator ON sentences (locator);
 """
 
 OBJECT_COLUMNS = [

@@ -9,6 +9,7 @@ back to sentences.
 from __future__ import annotations
 
 import re
+import threading
 from collections import defaultdict
 from typing import Any, Literal
 
@@ -65,6 +66,7 @@ class KnowledgeBase:
         self.embedder = embedder
         self._bm25: dict[tuple[str, ...], tuple[BM25, list[str]]] = {}
         self._docs: dict[str, tuple[str, dict]] | None = None
+        self._building = threading.Lock()
 
     def docs(self) -> dict[str, tuple[str, dict]]:
         if self._docs is None:
@@ -72,43 +74,59 @@ class KnowledgeBase:
         return self._docs
 
     def bm25(self, kinds: tuple[str, ...]) -> tuple[BM25, list[str]]:
-        if kinds not in self._bm25:
-            ids = [oid for oid, (_, p) in self.docs().items() if p["kind"] in kinds]
-            texts = [self.docs()[oid][0] for oid in ids]
-            self._bm25[kinds] = (BM25(texts), ids)
-        return self._bm25[kinds]
+        with self._building:  # a server warms it in a thread while the first call may already ask for it
+            if kinds not in self._bm25:
+                ids = [oid for oid, (_, p) in self.docs().items() if p["kind"] in kinds]
+                texts = [self.docs()[oid][0] for oid in ids]
+                self._bm25[kinds] = (BM25(texts), ids)
+            return self._bm25[kinds]
 
     def item(self, oid: str, score: float = 0.0, via: str = "retrieve") -> ViewItem | None:
-        if ":" in oid and not oid.startswith(("fac_", "ent_", "ass_", "rel_", "syn_", "tax_")):
-            text = self.store.current_sentences([oid]).get(oid)
-            if text is None:
-                return None
-            return ViewItem(id=oid, kind="sentence", text=text, paper_id=oid.rsplit(":", 1)[0], score=score,
-                            locators=[oid], via=via)
-        row = self.store.get_row(oid)
-        if row is None or row["lifecycle"] == "withdrawn":
-            return None
-        d = row["data"]
-        text, conds, locs = row["label"] or oid, [], list(d.get("evidence", []))
-        if row["kind"] == "fact":
-            text = d["statement"]
-            conds = d["context"]["conditions"] + d["context"]["assumptions"]
-        elif row["kind"] == "entity":
-            text = f"{d['name']} ({d['type']}); aliases: {', '.join(d['aliases'][:10]) or 'none'}"
-        elif row["kind"] == "synthesis":
-            text = d["account"]
-            conds = d["scope"]["conditions"]
-        elif row["kind"] == "relation":
-            text = f"{self.name_of(d['source_id'])} {d['type'].replace('_', ' ')} {self.name_of(d['target_id'])}" + (
-                f" ({', '.join(f'{k}={v}' for k, v in d['payload'].items())})" if d["payload"] else "")
-        elif row["kind"] == "assignment":
-            text = f"{self.name_of(d['entity_id'])} in {d['category_id'].split('/', 1)[-1]} ({d['certainty']}, {'declared' if d['declared'] else 'inferred'})"
-        return ViewItem(id=oid, kind=row["kind"], text=text, paper_id=row["paper_id"] or "", score=score, locators=locs,
-                        verification=row["verification"], lifecycle=row["lifecycle"], conditions=conds, via=via, data=d)
+        found = self.items([(oid, score, via)])
+        return found[0] if found else None
 
-    def name_of(self, oid: str) -> str:
-        row = self.store.get_row(oid)
-        return row["data"].get("name", oid) if row else oid
+    def items(self, wanted: list[tuple[str, float, str]]) -> list[ViewItem]:
+        """View items for (id or locator, score, via), in order, leaving out unknown and withdrawn
+        ones; read in three queries on one connection, not one connection per item."""
+        with self.store.connect():
+            texts = self.store.current_sentences(oid for oid, _, _ in wanted if _is_locator(oid))
+            rows = self.store.get_rows(oid for oid, _, _ in wanted if not _is_locator(oid))
+            named = {d[key] for r in rows.values() if r["kind"] in ("relation", "assignment")
+                     for key in ("source_id", "target_id", "entity_id") if (d := r["data"]).get(key)}
+            names = {oid: r["data"].get("name", oid) for oid, r in self.store.get_rows(named).items()} if named else {}
+        out = []
+        for oid, score, via in wanted:
+            if _is_locator(oid):
+                if oid in texts:
+                    out.append(ViewItem(id=oid, kind="sentence", text=texts[oid], paper_id=oid.rsplit(":", 1)[0], score=score,
+                                        locators=[oid], via=via))
+                continue
+            row = rows.get(oid)
+            if row is None or row["lifecycle"] == "withdrawn":
+                continue
+            d = row["data"]
+            text, conds, locs = row["label"] or oid, [], list(d.get("evidence", []))
+            if row["kind"] == "fact":
+                text = d["statement"]
+                conds = d["context"]["conditions"] + d["context"]["assumptions"]
+            elif row["kind"] == "entity":
+                text = f"{d['name']} ({d['type']}); aliases: {', '.join(d['aliases'][:10]) or 'none'}"
+            elif row["kind"] == "synthesis":
+                text = d["account"]
+                conds = d["scope"]["conditions"]
+            elif row["kind"] == "relation":
+                text = f"{names.get(d['source_id'], d['source_id'])} {d['type'].replace('_', ' ')} {names.get(d['target_id'], d['target_id'])}" + (
+                    f" ({', '.join(f'{k}={v}' for k, v in d['payload'].items())})" if d["payload"] else "")
+            elif row["kind"] == "assignment":
+                text = (f"{names.get(d['entity_id'], d['entity_id'])} in {d['category_id'].split('/', 1)[-1]} "
+                        f"({d['certainty']}, {'declared' if d['declared'] else 'inferred'})")
+            out.append(ViewItem(id=oid, kind=row["kind"], text=text, paper_id=row["paper_id"] or "", score=score, locators=locs,
+                                verification=row["verification"], lifecycle=row["lifecycle"], conditions=conds, via=via, data=d))
+        return out
+
+
+def _is_locator(oid: str) -> bool:
+    return ":" in oid and not oid.startswith(("fac_", "ent_", "ass_", "rel_", "syn_", "tax_"))
 
 
 def open_kb(store: Store, embedder_name: str | None = None, url: str | None = None) -> KnowledgeBase:
@@ -146,13 +164,12 @@ def retrieve(kb: KnowledgeBase, query: str, layers: tuple[str, ...] = ("fact", "
             hits = kb.index.search(collection_for(kb.embedder), vec, pool, where={"kind": list(lexical_kinds)})
             rankings.append([h[0] for h in hits])
     fused = rrf(rankings)
-    items = []
-    for oid, score in fused:
-        it = kb.item(oid, score)
-        if it is not None:
-            items.append(it)
+    items: list[ViewItem] = []
+    for start in range(0, len(fused), 2 * k):  # in chunks: unknown or withdrawn ids are skipped, the next fill in
+        items += kb.items([(oid, score, "retrieve") for oid, score in fused[start:start + 2 * k]])
         if len(items) >= k:
             break
+    items = items[:k]
     view = View(query=query, items=items, trace=[f"retrieve({query!r}, layers={list(layers)}, k={k})"])
     if {"assignment", "relation"} & set(layers):
         view = expand(kb, view, follow=("relations", "categories"))
@@ -177,15 +194,19 @@ def select(view: View, *, kinds: list[str] | None = None, papers: list[str] | No
 def expand(kb: KnowledgeBase, view: View, follow: tuple[str, ...] = ("evidence",), neighbours: int = 0, limit: int = 50) -> View:
     """Follow evidence (to sentences, ± neighbours), basis, relations, aliases→mentions, category members."""
     seen = set(view.ids())
-    added: list[ViewItem] = []
+    wanted: dict[str, str] = {}  # id → how it was reached, in the order reached
 
     def add(oid: str, via: str) -> None:
-        if oid not in seen and len(added) < limit:
-            it = kb.item(oid, via=via)
-            if it is not None:
-                seen.add(oid)
-                added.append(it)
+        if oid not in seen:
+            wanted.setdefault(oid, via)
 
+    with kb.store.connect():
+        _follow(kb, view, follow, neighbours, add)
+        added = kb.items([(oid, 0.0, via) for oid, via in wanted.items()])[:limit]
+    return View(query=view.query, items=view.items + added, trace=view.trace + [f"expand(follow={list(follow)}, +{len(added)})"])
+
+
+def _follow(kb: KnowledgeBase, view: View, follow: tuple[str, ...], neighbours: int, add) -> None:
     for item in list(view.items):
         if "evidence" in follow:
             for loc in item.locators:
@@ -206,7 +227,6 @@ def expand(kb: KnowledgeBase, view: View, follow: tuple[str, ...] = ("evidence",
             for r in kb.store.cited_by(item.id):
                 if r["kind"] == "assignment":
                     add(r["id"], "expand:categories")
-    return View(query=view.query, items=view.items + added, trace=view.trace + [f"expand(follow={list(follow)}, +{len(added)})"])
 
 
 def compare(view: View, dimensions: tuple[str, ...] = ("dataset", "metric", "conditions")) -> Comparison:
@@ -228,7 +248,7 @@ def compare(view: View, dimensions: tuple[str, ...] = ("dataset", "metric", "con
 def refresh(kb: KnowledgeBase, view: View) -> View:
     """The view's items re-read from the store by id: text, evidence and states as registered, so a
     view that travelled through a client cannot carry altered text into a synthesis."""
-    items = [fresh for it in view.items if (fresh := kb.item(it.id, it.score, it.via)) is not None]
+    items = kb.items([(it.id, it.score, it.via) for it in view.items])
     return View(query=view.query, items=items, trace=view.trace + [f"refresh(-{len(view.items) - len(items)} unknown)"])
 
 

@@ -1,0 +1,9 @@
+"""The store's errors."""
+
+
+class StoreError(RuntimeError):
+    pass
+
+
+class StoreBusyError(StoreError):
+    pass

@@ -1,0 +1,70 @@
+"""Reads the ingest, index, retrieval and fidelity code needs, as `Store` methods (a mixin: the
+SQL stays in the store package)."""
+
+from __future__ import annotations
+
+
+from .schema import RAW_SCHEMA
+
+
+class CorpusReads:
+    """Mixed into `Store`: uses its `query`, `transaction`, `insert_rows`, `with_id_table` and `table_exists`."""
+
+    def raw_papers(self) -> list[tuple[str, str, str]]:
+        """(paper_id, content_hash, source) of every ingested record, by paper id."""
+        if not self.table_exists(RAW_SCHEMA, "papers"):
+            return []
+        return self.query(f"SELECT paper_id, content_hash, source FROM {RAW_SCHEMA}.papers ORDER BY paper_id")
+
+    def raw_record_json(self, paper_id: str) -> str | None:
+        rows = self.query(f"SELECT record FROM {RAW_SCHEMA}.papers WHERE paper_id = ?", [paper_id]) \
+            if self.table_exists(RAW_SCHEMA, "papers") else []
+        return rows[0][0] if rows else None
+
+    def raw_years(self, ids: list[str] | None = None) -> list[tuple[str, int | None]]:
+        """(paper_id, the year its record states or None) of every ingested record, or of `ids`."""
+        if not self.table_exists(RAW_SCHEMA, "papers"):
+            return []
+        where, params = ("WHERE list_contains(?, paper_id)", [ids]) if ids is not None else ("", [])
+        return self.query(f"SELECT paper_id, TRY_CAST(json_extract_string(record, '$.year') AS INTEGER) FROM {RAW_SCHEMA}.papers {where}",
+                          params)
+
+    def current_ids(self, kind: str) -> set[str]:
+        return {r[0] for r in self.query("SELECT id FROM objects WHERE kind = ? AND lifecycle = 'current'", [kind])}
+
+    def replace_citation_contexts(self, rows: list[tuple[str, str, str, str]]) -> None:
+        """(context_id, cited_id, citing_id, text) rows, replacing stored ones with the same id."""
+        with self.transaction() as con:
+            self.with_id_table(con, "_ctx_ids", [r[0] for r in rows])
+            con.execute("DELETE FROM citation_contexts WHERE context_id IN (SELECT id FROM _ctx_ids)").fetchall()
+            self.insert_rows(con, "citation_contexts", ["context_id", "cited_id", "citing_id", "text"], rows)
+
+    def citation_contexts(self) -> list[tuple[str, str, str]]:
+        """(cited id, citing id, text) for every stored citation context."""
+        return [tuple(r) for r in self.query("SELECT cited_id, citing_id, text FROM citation_contexts ORDER BY context_id")]
+
+    def prose_sentences(self) -> list[tuple[str, str, str]]:
+        """(locator, paper_id, text) of every current prose sentence (what the sentence index holds)."""
+        return self.query("SELECT locator, paper_id, text FROM sentences WHERE is_current AND coalesce(kind, 'prose') = 'prose'")
+
+    def paper_texts(self) -> list[tuple[str, list[str], list[str]]]:
+        """(paper_id, front matter sentences, body sentences) per paper with a current source map: the
+        front is the title and abstract (or the first seven sentences), the body every prose, caption,
+        table-row and heading sentence."""
+        return self.query("SELECT paper_id, list(text ORDER BY sid) FILTER (WHERE section IN ('title', 'abstract') OR sid <= 6), "
+                          "list(text ORDER BY sid) FILTER (WHERE kind IN ('prose', 'caption', 'table_row', 'heading')) "
+                          "FROM sentences WHERE is_current GROUP BY paper_id ORDER BY paper_id")
+
+    def fidelity_counts(self) -> dict[str, int]:
+        """Live facts, those whose every locator resolves to a current sentence, those verified, and
+        the synthesis basis citations with how many reach a live object."""
+        q = self.query
+        live = "kind = 'fact' AND lifecycle <> 'withdrawn'"
+        cites = q("SELECT count(*), count(d.id) FILTER (WHERE d.lifecycle <> 'withdrawn') FROM refs r JOIN objects s ON s.id = r.src_id "
+                  "LEFT JOIN objects d ON d.id = r.dst_id WHERE s.kind = 'synthesis' AND s.lifecycle <> 'withdrawn'")[0]
+        return {"facts": q(f"SELECT count(*) FROM objects WHERE {live}")[0][0],
+                "resolving": q("SELECT count(*) FROM objects o WHERE o.kind = 'fact' AND o.lifecycle <> 'withdrawn' AND NOT EXISTS ("
+                               "SELECT 1 FROM evidence e LEFT JOIN sentences s ON s.locator = e.locator AND s.is_current "
+                               "WHERE e.obj_id = o.id AND s.locator IS NULL)")[0][0],
+                "passed": q(f"SELECT count(*) FROM objects WHERE {live} AND verification = 'passed'")[0][0],
+                "synthesis_citations": cites[0], "synthesis_citations_live": cites[1]}
