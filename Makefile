@@ -47,6 +47,10 @@ models: $(STAMP)  # retrain the committed weights of the learned offline models 
 	$(BIN)/python -c "from dagster import materialize; from assets.models import claim_verifier, evidence_localiser, retrieval_query_adapter, scirex_doc_entities, scirex_mention_tagger; \
 	  r = materialize([claim_verifier, scirex_mention_tagger, scirex_doc_entities, retrieval_query_adapter, evidence_localiser]); \
 	  print({k: getattr(v, 'value', v) for e in r.get_asset_materialization_events() for k, v in e.materialization.metadata.items() if k != 'model_card'})"
+	test -f .scholarstack/demo/store.duckdb || $(BIN)/scholarstack demo --store .scholarstack/demo  # the idea critic's evidence
+	$(BIN)/python -c "from dagster import materialize; from assets.ideas import idea_critic; from resources import StoreResource; \
+	  r = materialize([idea_critic], resources={'store': StoreResource(home='.scholarstack/demo')}); \
+	  print({k: getattr(v, 'value', v) for e in r.get_asset_materialization_events() for k, v in e.materialization.metadata.items() if k not in ('model_card', 'loss')})"
 
 clean:
 	rm -rf .scholarstack .dagster_home

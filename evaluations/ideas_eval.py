@@ -9,8 +9,6 @@ graphs: the four signals, rounds to commit, share of nodes with evidence, propos
 
 from __future__ import annotations
 
-import csv
-from pathlib import Path
 from typing import Any
 
 from scholarstack.ideas.control import HeuristicTeacher, LearnedController, RandomController
@@ -18,16 +16,9 @@ from scholarstack.ideas.graph import signals
 from scholarstack.ideas.proposal import synthesize_proposal
 from scholarstack.ideas.roles import find_evidence, seed_graph
 from scholarstack.ideas.runtime import run_episode
-from scholarstack.ideas.train import train_critic
-from scholarstack.settings import shared_data_dir
+from scholarstack.ideas.train import keywords, train_critic
 
 from .papers import spread
-
-
-def keywords(path: Path | None = None) -> list[str]:
-    path = path or shared_data_dir() / "liveideabench" / "kws.csv"
-    with path.open() as fh:
-        return [row["Keyword"].strip() for row in csv.DictReader(fh) if row.get("Keyword", "").strip()]
 
 
 def _metrics(graph, rounds: int | None, committed: int | None) -> dict[str, float]:

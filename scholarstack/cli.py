@@ -444,13 +444,15 @@ def cmd_idea(args: argparse.Namespace) -> int:
     store = _store(args)
     kb = open_kb(store)
     kb.paper_filter = args.papers or None
+    note = args.controller
     if args.controller == "learned":
-        from .ideas.critic import GraphCritic
+        from .ideas.critic import shipped_critic
         from .index.embed import make_embedder
 
-        path = store.home / "ideas" / "critic.pt"
-        critic = GraphCritic.load(path) if path.exists() else None  # missing weights: the heuristic fallback decides
-        controller = LearnedController(critic, kb.embedder or make_embedder("tfidf", store.home))
+        critic, note = shipped_critic()  # missing weights: the heuristic fallback decides, and the output says so
+        controller = LearnedController(critic, make_embedder(critic.card.get("embedder", "minilm")) if critic
+                                       else kb.embedder or make_embedder("tfidf", store.home))
+        note = f"learned: {note}"
     else:
         controller = HeuristicTeacher() if args.controller == "heuristic" else RandomController(0)
     ep = run_episode(args.topic, controller, kb, rounds=args.rounds, mode=args.mode, client=_client(args, store))
@@ -460,8 +462,9 @@ def cmd_idea(args: argparse.Namespace) -> int:
     ep.save(path)
     prop = synthesize_proposal(ep.final)
     if args.json:
-        _print_json({"episode": str(path), "committed_round": ep.committed_round, "proposal": prop.model_dump(mode="json")})
+        _print_json({"episode": str(path), "controller": note, "committed_round": ep.committed_round, "proposal": prop.model_dump(mode="json")})
         return 0
+    print(f"controller: {note}")
     print(f"idea graph for '{args.topic}': {len(ep.final.nodes)} nodes, {len(ep.final.edges)} edges; committed at round {ep.committed_round}")
     for r in ep.rounds:
         print(f"  round {r.round}: " + ", ".join(f"{a.role}:{a.kind}" for a in r.selected) + f"  maturity {r.signals['maturity']:.2f}")

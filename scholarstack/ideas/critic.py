@@ -90,6 +90,7 @@ class GraphCritic:
         torch.manual_seed(seed)
         self.text_dim = text_dim
         self.model = _torch_modules(text_dim)
+        self.card: dict[str, Any] = {}
 
     def _edit_scores(self, graph: IdeaGraph, slate: list[Action], embedder):
         import torch
@@ -165,10 +166,17 @@ class GraphCritic:
         hits = sum(int(np.argmax(self.score_slate(g, s, embedder)) == c) for g, s, c in edit_examples)
         return hits / len(edit_examples)
 
-    def save(self, path: str | Path) -> None:
+    def save(self, path: str | Path, card: dict[str, Any] | None = None) -> Path:
+        """Weights (half precision: the critic ranks, it does not need float32's digits) and the card,
+        which names the embedder the critic reads node texts with."""
         import torch
 
-        torch.save({"text_dim": self.text_dim, "state": self.model.state_dict()}, path)
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.card = card or self.card
+        torch.save({"text_dim": self.text_dim, "state": {k: v.half() for k, v in self.model.state_dict().items()},
+                    "card": self.card}, path)
+        return path
 
     @classmethod
     def load(cls, path: str | Path) -> "GraphCritic":
@@ -176,6 +184,19 @@ class GraphCritic:
 
         blob = torch.load(path, map_location="cpu", weights_only=True)
         critic = cls(blob["text_dim"])
-        critic.model.load_state_dict(blob["state"])
+        critic.model.load_state_dict({k: v.float() for k, v in blob["state"].items()})
         critic.model.eval()
+        critic.card = blob.get("card", {})
         return critic
+
+
+SHIPPED_WEIGHTS = Path(__file__).parents[1] / "learned" / "weights" / "idea_critic.pt"
+
+
+def shipped_critic(path: Path = SHIPPED_WEIGHTS) -> tuple[GraphCritic | None, str]:
+    """(the committed critic, what decides): None with the reason when its weights are missing, in
+    which case the learned controller's heuristic fallback decides, and the caller should say so."""
+    if not path.exists():
+        return None, f"no critic weights at {path} (run `make models`): the heuristic teacher decides instead"
+    critic = GraphCritic.load(path)
+    return critic, f"critic {path.name} ({critic.card.get('embedder', '?')}, dev edit accuracy {critic.card.get('dev_edit_accuracy', '?')})"

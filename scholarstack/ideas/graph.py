@@ -27,6 +27,9 @@ ActionKind = Literal["add_contradiction_edge", "propose_repair", "add_dependency
 Role = Literal["MechanismProposer", "FeasibilityCritic", "NoveltyExaminer", "EvaluationDesigner", "ImpactReframer"]
 ROLES: tuple[str, ...] = ("MechanismProposer", "FeasibilityCritic", "NoveltyExaminer", "EvaluationDesigner", "ImpactReframer")
 MERGE_ORDER: tuple[str, ...] = ("add_contradiction_edge", "propose_repair", "add_dependency_edge", "add_support_edge", "attach_evidence")
+# The runtime's phase mask (EIG, Appendix G.1): round 1 exposes structure (support, dependency,
+# contradiction); evidence and repair join from round 2.
+ROUND_ONE_KINDS = frozenset({"add_support_edge", "add_dependency_edge", "add_contradiction_edge", "skip"})
 CLAIMS = {"Hypothesis", "Method", "NoveltyClaim", "EvalPlan"}
 BACKBONE = ("Problem", "Hypothesis", "Method", "EvalPlan")
 BACKBONE_DEPS = (("Hypothesis", "Problem"), ("Method", "Hypothesis"), ("EvalPlan", "Method"))
@@ -139,6 +142,11 @@ def validate_slate(graph: IdeaGraph, slate: list[Action]) -> list[Action]:
     return out
 
 
+def phase_mask(slate: list[Action], rnd: int) -> list[Action]:
+    """The actions the runtime admits in round `rnd` (skip always stays)."""
+    return [a for a in slate if a.kind in ROUND_ONE_KINDS] if rnd == 1 else slate
+
+
 def apply(graph: IdeaGraph, a: Action) -> None:
     """Materialise one action as a patch on `graph` (in place)."""
     if a.kind == "skip":
@@ -157,11 +165,11 @@ def apply(graph: IdeaGraph, a: Action) -> None:
         else:
             graph.add_edge(src, a.targets[1], "contradicts", a.role, p.get("note", ""))
     elif a.kind == "propose_repair":
-        target = a.targets[0]
+        target, weakness = a.targets[0], p.get("weakness")
         rid = graph.add_node("Repair", p.get("text", "repair"), a.role, a.round, confidence=0.6)
         graph.add_edge(rid, target, "repairs", a.role)
-        for e in graph.edges:  # a repair resolves the open contradictions against its target
-            if e.dst == target and e.type in ("contradicts", "overlaps_prior") and not e.resolved:
+        for e in graph.edges:  # it resolves the weakness it answers (episodes from before it was named: all on the target)
+            if e.dst == target and e.type in ("contradicts", "overlaps_prior") and not e.resolved and weakness in (None, e.src):
                 e.resolved = True
     elif a.kind == "attach_evidence":
         node = graph.nodes[a.targets[0]]
@@ -170,15 +178,27 @@ def apply(graph: IdeaGraph, a: Action) -> None:
         node.evidence += [e for e in ev if e.object_id not in known]
 
 
+def patch_target(a: Action) -> tuple:
+    """What a patch writes: an edge (its two ends; a new critic node is its own source), or a node.
+    Two patches of one kind on the same target overwrite; on different targets both stand."""
+    if a.kind in ("add_support_edge", "add_dependency_edge") or (a.kind == "add_contradiction_edge" and not a.payload.get("new_node")):
+        return tuple(a.targets[:2])
+    if a.kind == "add_contradiction_edge":
+        return (a.payload["new_node"].get("text", ""), a.targets[0])
+    if a.kind == "propose_repair":
+        return (a.targets[0], a.payload.get("weakness"))
+    return tuple(a.targets[:1])
+
+
 def merge(snapshot: IdeaGraph, selected: list[Action]) -> IdeaGraph:
     """Frozen-snapshot merge: apply the round's selected actions to a copy of the pre-round graph in
-    the fixed kind order; later patches on the same target overwrite earlier ones (last wins)."""
+    the fixed kind order; a later patch of a kind to the same node or edge overwrites an earlier one."""
     graph = snapshot.model_copy(deep=True)
     by_kind = {k: [a for a in selected if a.kind == k] for k in MERGE_ORDER}
     for kind in MERGE_ORDER:
         last_for_target: dict[tuple, Action] = {}
         for a in by_kind[kind]:
-            last_for_target[(tuple(a.targets[:1]), kind)] = a
+            last_for_target[patch_target(a)] = a
         for a in last_for_target.values():
             apply(graph, a)
     return graph

@@ -73,10 +73,6 @@ def _first(g: IdeaGraph, t: str) -> str | None:
     return nodes[0].id if nodes else None
 
 
-def _open_targets(g: IdeaGraph) -> list[str]:
-    return sorted({e.dst for e in g.edges if e.type in ("contradicts", "overlaps_prior") and not e.resolved})
-
-
 def _dep(g: IdeaGraph, rnd: int, role: str, a: str | None, b: str | None, why: str) -> list[Action]:
     if a and b and not g.has_edge(a, b, "depends_on"):
         return [Action(round=rnd, role=role, kind="add_dependency_edge", targets=[a, b], rationale=why)]
@@ -101,12 +97,16 @@ def _evidence(g: IdeaGraph, kb, rnd: int, role: str, nid: str | None, fact_types
 
 
 def _repairs(g: IdeaGraph, rnd: int, role: str) -> list[Action]:
+    """One repair per open weakness (an unresolved contradiction or prior-work overlap), saying what it answers."""
     out = []
-    for t in _open_targets(g):
-        node = g.nodes[t]
-        crit = next((g.nodes[e.src].text for e in g.edges if e.dst == t and not e.resolved and e.src in g.nodes), "")
-        text = f"Revise the {node.type.lower()} to address: {crit[:160]}" if crit else f"Revise the {node.type.lower()}"
-        out.append(Action(round=rnd, role=role, kind="propose_repair", targets=[t], payload={"text": text}, rationale="resolve an open contradiction"))
+    for e in g.edges:
+        if e.type not in ("contradicts", "overlaps_prior") or e.resolved or e.src not in g.nodes or e.dst not in g.nodes:
+            continue
+        node, weak = g.nodes[e.dst], g.nodes[e.src]
+        what = "set it apart from" if e.type == "overlaps_prior" else "address"
+        text = f"Revise the {node.type.lower()} to {what}: {weak.text[:160]}"
+        out.append(Action(round=rnd, role=role, kind="propose_repair", targets=[e.dst], payload={"text": text, "weakness": e.src},
+                          rationale=f"resolve the open {e.type.replace('_', ' ')} from {e.src}"))
     return out
 
 

@@ -10,7 +10,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from .graph import ROLES, Action, IdeaGraph, apply, merge, signals, validate_slate
+from .graph import ROLES, Action, IdeaGraph, apply, merge, phase_mask, signals, validate_slate
 from .roles import candidate_slate, seed_graph
 
 
@@ -42,7 +42,8 @@ class Episode(BaseModel):
 
 
 def run_episode(topic: str, controller, kb=None, rounds: int = 5, mode: str = "frozen", typed: bool = True,
-                client=None, roles: tuple[str, ...] = ROLES, record_slates: bool = False) -> Episode:
+                client=None, roles: tuple[str, ...] = ROLES, record_slates: bool = False, unrestricted: bool = False) -> Episode:
+    """`unrestricted`: the stress test of EIG's Table 5, every role-legal action in every round (no phase mask)."""
     if not topic or not topic.strip():
         raise ValueError("empty topic")
     graph = seed_graph(topic.strip(), kb, client, typed)
@@ -54,6 +55,7 @@ def run_episode(topic: str, controller, kb=None, rounds: int = 5, mode: str = "f
         for role in roles:
             view = snapshot if mode == "frozen" else graph  # sequential: each role sees the latest graph
             slate = validate_slate(view, candidate_slate(view, role, rnd, kb))
+            slate = slate if unrestricted else phase_mask(slate, rnd)
             choice = controller.choose(view, slate)
             choice = choice.model_copy(update={"source": controller.name})
             if record_slates:

@@ -7,7 +7,8 @@ import pytest
 
 from scholarstack.ideas.control import HeuristicTeacher, LearnedController, RandomController
 from scholarstack.ideas.critic import GraphCritic
-from scholarstack.ideas.graph import Action, IdeaGraph, merge, signals, validate_slate
+from scholarstack.ideas.graph import ROUND_ONE_KINDS, Action, IdeaGraph, merge, phase_mask, signals, validate_slate
+from scholarstack.ideas.roles import candidate_slate
 from scholarstack.ideas.proposal import synthesize_proposal
 from scholarstack.ideas.runtime import Episode, graph_fingerprint, replay, run_episode
 from scholarstack.ideas.train import profile
@@ -78,6 +79,29 @@ def test_merge_order_and_last_patch_wins():
     assert not g.edges[0].resolved and len(g.nodes) == 4  # the frozen snapshot itself is untouched
 
 
+def test_merge_keys_on_the_whole_target():
+    g = backbone()
+    selected = [Action(round=2, role="A", kind="add_support_edge", targets=["met1", "hyp1"]),
+                Action(round=2, role="B", kind="add_support_edge", targets=["met1", "eva1"])]  # one source, two edges
+    merged = merge(g, selected)
+    assert {(e.src, e.dst) for e in merged.edges if e.type == "supports"} == {("met1", "hyp1"), ("met1", "eva1")}
+
+
+def test_round_one_admits_structure_only_and_a_repair_answers_its_own_weakness():
+    g = backbone()
+    risk = g.add_node("Risk", "Feasibility risk: the corpus is too small.", "FeasibilityCritic", 1)
+    g.add_edge(risk, "met1", "contradicts", "FeasibilityCritic")
+    g.add_edge("eva1", "met1", "supports", "EvaluationDesigner")  # not a weakness: no repair may quote it
+    slate = validate_slate(g, candidate_slate(g, "MechanismProposer", 1))
+    assert {a.kind for a in phase_mask(slate, 1)} <= ROUND_ONE_KINDS and any(a.kind == "propose_repair" for a in slate)
+    repairs = [a for a in phase_mask(slate, 2) if a.kind == "propose_repair"]
+    assert len(repairs) == 1 and "corpus is too small" in repairs[0].payload["text"] and repairs[0].payload["weakness"] == risk
+    overlap = g.add_node("EvidenceNeed", "Prior work: TnT already does this.", "NoveltyExaminer", 1)
+    g.add_edge(overlap, "met1", "overlaps_prior", "NoveltyExaminer")
+    merged = merge(g, repairs)  # the repair answers the risk, not the overlap it never mentioned
+    assert [e.resolved for e in merged.edges if e.dst == "met1" and e.type in ("contradicts", "overlaps_prior")] == [True, False]
+
+
 @pytest.fixture(scope="module")
 def kb(compiled_sample):
     return open_kb(Store(compiled_sample), "tfidf")
@@ -123,9 +147,27 @@ def test_critic_trains_and_infers_on_cpu(kb):
     assert fallback.fallbacks > 0
 
 
+def test_the_shipped_critic_loads_and_decides_and_its_absence_is_said(kb, tmp_path):
+    from scholarstack.ideas.critic import SHIPPED_WEIGHTS, shipped_critic
+    from scholarstack.index.embed import MiniLMEmbedder
+
+    critic, note = shipped_critic()
+    assert critic is not None, f"{SHIPPED_WEIGHTS} is missing: run `make models`"
+    assert SHIPPED_WEIGHTS.stat().st_size < 5_000_000 and critic.card["embedder"] == "minilm" and "dev edit accuracy" in note
+    learned = LearnedController(critic, MiniLMEmbedder())
+    ep = run_episode("speech recognition", learned, kb, rounds=4)
+    assert learned.fallbacks == 0 and all(a.source == "learned" for r in ep.rounds for a in r.selected)
+    assert {a.kind for a in ep.rounds[0].selected} <= ROUND_ONE_KINDS
+    missing, why = shipped_critic(tmp_path / "none.pt")
+    assert missing is None and "heuristic teacher decides" in why
+
+
 def test_random_controller_and_untyped_ablation(kb):
     ep = run_episode("dependency parsing", RandomController(1), kb, rounds=3, typed=False)
     assert not ep.final.typed and {ep.final.visible_type(e) for e in ep.final.edges} <= {"related_to"}
+    for seed in range(4):  # whatever a controller picks, round 1 only adds structure
+        ep = run_episode("dependency parsing", RandomController(seed), kb, rounds=2)
+        assert {a.kind for a in ep.rounds[0].selected} <= ROUND_ONE_KINDS
 
 
 @pytest.mark.llm
