@@ -381,6 +381,10 @@ class Store(CorpusReads):
             self.insert_rows(con, "rejections", ["ts", "run_id", "candidate_id", "kind", "reason", "producer", "data"],
                              [(now, *r) for r in rows])
 
+    def generation(self) -> int:
+        """The sequence number of the store's last event: it changes whenever anything is registered."""
+        return int(self.query("SELECT coalesce(max(seq), 0) FROM events")[0][0])
+
     def record_event(self, event: str, obj_id: str, version: int | None, detail: str, run_id: str = "") -> None:
         """One event in an object's history that changes no object (e.g. a task reusing it)."""
         from datetime import datetime, timezone

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import numpy as np
 
@@ -29,6 +30,19 @@ class BM25:
         if texts:
             self._index.index([tokenize(t) for t in texts], show_progress=False)
         self.vocabulary = self._index.vocab_dict if texts else {}
+
+    def save(self, folder: Path) -> None:
+        self._index.save(str(folder), show_progress=False)
+
+    @classmethod
+    def load(cls, folder: Path, n: int, k1: float = 1.5) -> BM25:
+        import bm25s
+
+        bm = cls.__new__(cls)
+        bm.n, bm.k1 = n, k1
+        bm._index = bm25s.BM25.load(str(folder), show_progress=False)
+        bm.vocabulary = bm._index.vocab_dict if n else {}
+        return bm
 
     def scores(self, query: str) -> np.ndarray:
         terms = [t for t in tokenize(query) if t in self.vocabulary]

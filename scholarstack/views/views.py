@@ -8,8 +8,10 @@ back to sentences.
 
 from __future__ import annotations
 
+import os
 import re
 import threading
+from pathlib import Path
 from collections import defaultdict
 from typing import Any, Literal
 
@@ -74,12 +76,44 @@ class KnowledgeBase:
         return self._docs
 
     def bm25(self, kinds: tuple[str, ...]) -> tuple[BM25, list[str]]:
+        """The lexical index over these kinds: built once per instance, and kept on disk beside the
+        store for the store's generation (its last event), so the next process loads it."""
         with self._building:  # a server warms it in a thread while the first call may already ask for it
             if kinds not in self._bm25:
-                ids = [oid for oid, (_, p) in self.docs().items() if p["kind"] in kinds]
-                texts = [self.docs()[oid][0] for oid in ids]
-                self._bm25[kinds] = (BM25(texts), ids)
+                self._bm25[kinds] = self._cached_bm25(kinds)
             return self._bm25[kinds]
+
+    def _cached_bm25(self, kinds: tuple[str, ...]) -> tuple[BM25, list[str]]:
+        import json
+        import shutil
+        import tempfile
+
+        folder = self.store.home / "lexical" / "-".join(kinds)
+        generation = self.store.generation()
+        meta = folder / "meta.json"
+        try:
+            if meta.exists() and json.loads(meta.read_text())["generation"] == generation:
+                ids = json.loads((folder / "ids.json").read_text())
+                return BM25.load(folder, len(ids)), ids
+        except (OSError, ValueError, KeyError):  # a damaged cache is rebuilt
+            pass
+        ids = [oid for oid, (_, p) in self.docs().items() if p["kind"] in kinds]
+        bm = BM25([self.docs()[oid][0] for oid in ids])
+        if ids and os.access(self.store.home, os.W_OK):
+            try:
+                folder.parent.mkdir(exist_ok=True)
+                tmp = Path(tempfile.mkdtemp(dir=folder.parent, prefix=".tmp-"))
+                try:  # written aside, then swapped in: a reader never sees half of it
+                    bm.save(tmp)
+                    (tmp / "ids.json").write_text(json.dumps(ids))
+                    (tmp / "meta.json").write_text(json.dumps({"generation": generation, "documents": len(ids)}))
+                    shutil.rmtree(folder, ignore_errors=True)
+                    tmp.rename(folder)
+                finally:
+                    shutil.rmtree(tmp, ignore_errors=True)
+            except OSError:  # a full disk or another process swapping at once: the index in memory still serves
+                pass
+        return bm, ids
 
     def item(self, oid: str, score: float = 0.0, via: str = "retrieve") -> ViewItem | None:
         found = self.items([(oid, score, via)])

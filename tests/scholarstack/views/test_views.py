@@ -79,3 +79,20 @@ def test_render_respects_budget_and_keeps_locators(kb):
     assert "@" in text  # locators survive rendering
     long = render(view, budget=100_000, window=80)
     assert all(len(line) < 400 for line in long.splitlines())
+
+
+def test_lexical_index_is_kept_for_the_next_process_until_the_store_changes(kb, copy_store, monkeypatch):
+    import scholarstack.views.views as views_module
+    from scholarstack.views.views import KnowledgeBase
+
+    store = copy_store(kb.store.home)
+    first = retrieve(KnowledgeBase(store), "tagging accuracy", layers=("fact",), k=5)
+    assert (store.home / "lexical" / "fact" / "meta.json").exists()
+    real = views_module.documents
+    built = []
+    monkeypatch.setattr(views_module, "documents", lambda *a, **k: built.append(1) or real(*a, **k))
+    again = retrieve(KnowledgeBase(store), "tagging accuracy", layers=("fact",), k=5)  # a new process, in effect
+    assert not built and again.ids() == first.ids()
+    store.record_event("test", "fac_x", None, "the store moved on")
+    retrieve(KnowledgeBase(store), "tagging accuracy", layers=("fact",), k=5)
+    assert built  # a newer store: rebuilt, not served stale
