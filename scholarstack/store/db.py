@@ -31,8 +31,8 @@ DEFAULT_HOME = ".scholarstack"
 
 from .errors import StoreBusyError, StoreError
 from .reads import CorpusReads
-from .warm import WarmConnection
 from .schema import OBJECT_COLUMNS, RAW_SCHEMA, SCHEMA, SENTENCE_COLUMNS, VERSION_COLUMNS  # noqa: F401  (re-exported)
+from .warm import WarmConnection
 
 
 def sql(con: duckdb.DuckDBPyConnection, statement: str, params: list[Any] | None = None) -> None:

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import re
+import shutil
+import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -57,6 +61,36 @@ class BM25:
         idx = np.argpartition(-s, min(k, len(s) - 1))[:k] if len(s) > k else np.arange(len(s))
         idx = idx[np.argsort(-s[idx])]
         return [(int(i), float(s[i])) for i in idx if s[i] > 0]
+
+
+def cached_bm25(folder: Path, generation: int, build: Callable[[], tuple[list[str], list[str]]]) -> tuple[BM25, list[str]]:
+    """(index, ids) from `folder` when it was saved for this `generation` of the store, else built
+    from `build()` → (ids, texts) and saved there (aside, then swapped in: a reader never sees half
+    of it). A damaged cache is rebuilt; one that cannot be written leaves the index in memory."""
+    meta = folder / "meta.json"
+    try:
+        if meta.exists() and json.loads(meta.read_text())["generation"] == generation:
+            ids = json.loads((folder / "ids.json").read_text())
+            return BM25.load(folder, len(ids)), ids
+    except (OSError, ValueError, KeyError):
+        pass
+    ids, texts = build()
+    bm = BM25(texts)
+    if ids:
+        try:
+            folder.parent.mkdir(exist_ok=True)
+            tmp = Path(tempfile.mkdtemp(dir=folder.parent, prefix=".tmp-"))
+            try:
+                bm.save(tmp)
+                (tmp / "ids.json").write_text(json.dumps(ids))
+                (tmp / "meta.json").write_text(json.dumps({"generation": generation, "documents": len(ids)}))
+                shutil.rmtree(folder, ignore_errors=True)
+                tmp.rename(folder)
+            finally:
+                shutil.rmtree(tmp, ignore_errors=True)
+        except OSError:  # read-only media, a full disk, or another process swapping its copy in at the same moment
+            pass
+    return bm, ids
 
 
 def rrf(rankings: list[list[str]], k: int = 60, weights: list[float] | None = None) -> list[tuple[str, float]]:

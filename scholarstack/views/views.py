@@ -8,10 +8,8 @@ back to sentences.
 
 from __future__ import annotations
 
-import os
 import re
 import threading
-from pathlib import Path
 from collections import defaultdict
 from typing import Any, Literal
 
@@ -20,7 +18,7 @@ from pydantic import BaseModel, Field
 from ..index.sync import INDEXED_KINDS, collection_for, documents
 from ..models import BasisItem, BasisRole, Provenance, ReviewState, Scope, Synthesis, SynthesisKind
 from ..store import Store
-from .lexical import BM25, rrf
+from .lexical import BM25, cached_bm25, rrf
 
 Layer = Literal["sentence", "fact", "entity", "assignment", "relation", "synthesis"]
 ALL_LAYERS: tuple[str, ...] = ("sentence", "fact", "entity", "assignment", "relation", "synthesis")
@@ -84,36 +82,11 @@ class KnowledgeBase:
             return self._bm25[kinds]
 
     def _cached_bm25(self, kinds: tuple[str, ...]) -> tuple[BM25, list[str]]:
-        import json
-        import shutil
-        import tempfile
+        def build() -> tuple[list[str], list[str]]:
+            ids = [oid for oid, (_, p) in self.docs().items() if p["kind"] in kinds]
+            return ids, [self.docs()[oid][0] for oid in ids]
 
-        folder = self.store.home / "lexical" / "-".join(kinds)
-        generation = self.store.generation()
-        meta = folder / "meta.json"
-        try:
-            if meta.exists() and json.loads(meta.read_text())["generation"] == generation:
-                ids = json.loads((folder / "ids.json").read_text())
-                return BM25.load(folder, len(ids)), ids
-        except (OSError, ValueError, KeyError):  # a damaged cache is rebuilt
-            pass
-        ids = [oid for oid, (_, p) in self.docs().items() if p["kind"] in kinds]
-        bm = BM25([self.docs()[oid][0] for oid in ids])
-        if ids and os.access(self.store.home, os.W_OK):
-            try:
-                folder.parent.mkdir(exist_ok=True)
-                tmp = Path(tempfile.mkdtemp(dir=folder.parent, prefix=".tmp-"))
-                try:  # written aside, then swapped in: a reader never sees half of it
-                    bm.save(tmp)
-                    (tmp / "ids.json").write_text(json.dumps(ids))
-                    (tmp / "meta.json").write_text(json.dumps({"generation": generation, "documents": len(ids)}))
-                    shutil.rmtree(folder, ignore_errors=True)
-                    tmp.rename(folder)
-                finally:
-                    shutil.rmtree(tmp, ignore_errors=True)
-            except OSError:  # a full disk or another process swapping at once: the index in memory still serves
-                pass
-        return bm, ids
+        return cached_bm25(self.store.home / "lexical" / "-".join(kinds), self.store.generation(), build)
 
     def item(self, oid: str, score: float = 0.0, via: str = "retrieve") -> ViewItem | None:
         found = self.items([(oid, score, via)])
