@@ -13,6 +13,7 @@ from typing import Any
 
 from scholarstack.ideas.control import HeuristicTeacher, LearnedController, RandomController
 from scholarstack.ideas.graph import signals
+from scholarstack.ideas.judge import judge_offline
 from scholarstack.ideas.proposal import synthesize_proposal
 from scholarstack.ideas.roles import find_evidence, seed_graph
 from scholarstack.ideas.runtime import run_episode
@@ -21,14 +22,17 @@ from scholarstack.ideas.train import keywords, train_critic
 from .papers import spread
 
 
-def _metrics(graph, rounds: int | None, committed: int | None) -> dict[str, float]:
+def _metrics(graph, rounds: int | None, committed: int | None, store=None, retriever=None) -> dict[str, float]:
+    """Structural signals, and the offline judge's proxies (prefixed `judged_`) next to them."""
     s = signals(graph)
     nodes = graph.active_nodes()
     prop = synthesize_proposal(graph)
-    return {"maturity": s["maturity"], "grounding": s["grounding"], "contradiction_load": s["contradiction_load"],
-            "completeness": s["completeness"], "rounds_to_commit": float(committed or rounds or 0),
-            "evidence_share": sum(1 for n in nodes if n.evidence) / len(nodes) if nodes else 0.0,
-            "references": float(len(prop.references))}
+    out = {"maturity": s["maturity"], "grounding": s["grounding"], "contradiction_load": s["contradiction_load"],
+           "completeness": s["completeness"], "rounds_to_commit": float(committed or rounds or 0),
+           "evidence_share": sum(1 for n in nodes if n.evidence) / len(nodes) if nodes else 0.0,
+           "references": float(len(prop.references))}
+    judged = judge_offline(prop, graph, store, retriever)
+    return out | {f"judged_{k}": v for k, v in judged.scores.items() if v is not None}
 
 
 def eval_ideas(kb, embedder, n_topics: int = 30, n_train: int = 24, rounds: int = 5, progress: bool = False) -> dict[str, Any]:
@@ -43,23 +47,29 @@ def eval_ideas(kb, embedder, n_topics: int = 30, n_train: int = 24, rounds: int 
         "learned, sequential updates": lambda t: run_episode(t, LearnedController(critic, embedder), kb, rounds, mode="sequential"),
         "learned, untyped edges": lambda t: run_episode(t, LearnedController(critic, embedder), kb, rounds, typed=False),
     }
+    from scholarstack.tasks.retrieval import store_retriever
+
+    retriever = store_retriever(kb.store, embedder)  # one for every novelty judgement
     rows: dict[str, dict[str, float]] = {}
     for name, run in configs.items():
         acc: dict[str, float] = {}
+        seen: dict[str, int] = {}
         for t in topics:
             ep = run(t)
-            for k, v in _metrics(ep.final, len(ep.rounds), ep.committed_round).items():
+            for k, v in _metrics(ep.final, len(ep.rounds), ep.committed_round, kb.store, retriever).items():
                 acc[k] = acc.get(k, 0.0) + v
-        rows[name] = {k: round(v / len(topics), 4) for k, v in acc.items()}
+                seen[k] = seen.get(k, 0) + 1
+        rows[name] = {k: round(v / seen[k], 4) for k, v in acc.items()}  # a proxy a topic could not compute is not a zero
         if progress:
             print(f"{name}: {rows[name]}", flush=True)
-    acc = {}
+    acc, seen = {}, {}
     for t in topics:  # flat text: the seed idea, evidence retrieved once for the topic, no structure
         g = seed_graph(t, kb)
         ev = find_evidence(kb, t, 3)
         for n in g.active_nodes():
             n.evidence = list(ev)
-        for k, v in _metrics(g, 0, 0).items():
+        for k, v in _metrics(g, 0, 0, kb.store, retriever).items():
             acc[k] = acc.get(k, 0.0) + v
-    rows["flat text state"] = {k: round(v / len(topics), 4) for k, v in acc.items()}
+            seen[k] = seen.get(k, 0) + 1
+    rows["flat text state"] = {k: round(v / seen[k], 4) for k, v in acc.items()}
     return {"benchmark": "ideas", "n": len(topics), "topics": topics, "training": training, "systems": rows}

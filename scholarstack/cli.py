@@ -455,14 +455,19 @@ def cmd_idea(args: argparse.Namespace) -> int:
         note = f"learned: {note}"
     else:
         controller = HeuristicTeacher() if args.controller == "heuristic" else RandomController(0)
-    ep = run_episode(args.topic, controller, kb, rounds=args.rounds, mode=args.mode, client=_client(args, store))
+    client = _client(args, store)
+    ep = run_episode(args.topic, controller, kb, rounds=args.rounds, mode=args.mode, client=client)
     out_dir = store.home / "ideas" / "episodes"
     out_dir.mkdir(parents=True, exist_ok=True)
     path = out_dir / ("".join(c if c.isalnum() else "_" for c in args.topic)[:60] + ".json")
     ep.save(path)
     prop = synthesize_proposal(ep.final)
+    from .ideas.judge import judge_offline, judge_with_model
+
+    judged = judge_with_model(prop, client) if client is not None else judge_offline(prop, ep.final, store)
     if args.json:
-        _print_json({"episode": str(path), "controller": note, "committed_round": ep.committed_round, "proposal": prop.model_dump(mode="json")})
+        _print_json({"episode": str(path), "controller": note, "committed_round": ep.committed_round, "proposal": prop.model_dump(mode="json"),
+                     "judged": judged.model_dump(mode="json")})
         return 0
     print(f"controller: {note}")
     print(f"idea graph for '{args.topic}': {len(ep.final.nodes)} nodes, {len(ep.final.edges)} edges; committed at round {ep.committed_round}")
@@ -471,6 +476,7 @@ def cmd_idea(args: argparse.Namespace) -> int:
     print(f"problem: {prop.problem}\nhypothesis: {prop.hypothesis}\nmethod: {prop.method}")
     for e in prop.experiments:
         print(f"experiment: {e}")
+    print(f"judged ({judged.method}, {judged.scale}): " + ", ".join(f"{k} {v:.2f}" for k, v in judged.scores.items() if v is not None))
     for r in prop.risks + prop.prior_work:
         print(f"risk/prior: {r}")
     print(f"references: {len(prop.references)}; episode saved to {path} (replayable)")

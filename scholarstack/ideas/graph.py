@@ -19,7 +19,7 @@ import json
 from datetime import datetime, timezone
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
 
 NodeType = Literal["Problem", "Hypothesis", "Method", "Assumption", "Risk", "EvalPlan", "NoveltyClaim", "EvidenceNeed", "Repair"]
 EdgeType = Literal["supports", "contradicts", "depends_on", "overlaps_prior", "repairs", "refines", "requires_evidence"]
@@ -78,12 +78,32 @@ class Action(BaseModel):
         return json.dumps([self.kind, self.targets, self.payload], sort_keys=True, default=str)
 
 
+class Branch(BaseModel):
+    """One role's trajectory (EIG, Table 7): what it added, whether it sat the round out (frozen, the
+    gate did not activate it) and whether its last selected patch was overwritten in the merge (rejected)."""
+
+    role: str
+    nodes: list[str] = Field(default_factory=list)
+    edges: list[str] = Field(default_factory=list)  # "src>type>dst"
+    frozen: bool = False
+    rejected: bool = False
+    notes: list[str] = Field(default_factory=list)
+
+
 class IdeaGraph(BaseModel):
     topic: str
     nodes: dict[str, Node] = Field(default_factory=dict)
     edges: list[Edge] = Field(default_factory=list)
-    branches: list[str] = Field(default_factory=lambda: ["main"])
+    branches: dict[str, Branch] = Field(default_factory=dict)
     typed: bool = True
+
+    @field_validator("branches", mode="before")
+    @classmethod
+    def _named_branches(cls, v: Any) -> Any:  # episodes saved before branches were objects kept a list of names
+        return {name: {"role": name} for name in v if name != "main"} if isinstance(v, list) else v
+
+    def branch(self, role: str) -> Branch:
+        return self.branches.setdefault(role, Branch(role=role))
 
     def active_nodes(self) -> list[Node]:
         return [n for n in self.nodes.values() if n.active]
@@ -100,13 +120,19 @@ class IdeaGraph(BaseModel):
 
     def add_node(self, node_type: str, text: str, role: str, rnd: int, evidence: list[Evidence] | None = None, confidence: float = 0.5) -> str:
         nid = self.next_id(node_type[:3].lower())
-        self.nodes[nid] = Node(id=nid, type=node_type, text=text, role=role, confidence=confidence, evidence=evidence or [],
-                               created_round=rnd, provenance=datetime.now(timezone.utc).isoformat())
+        branch = role if role in ROLES else "main"
+        self.nodes[nid] = Node(id=nid, type=node_type, text=text, role=role, branch=branch, confidence=confidence,
+                               evidence=evidence or [], created_round=rnd, provenance=datetime.now(timezone.utc).isoformat())
+        if branch != "main":
+            self.branch(role).nodes.append(nid)
         return nid
 
     def add_edge(self, src: str, dst: str, etype: str, role: str, note: str = "", evidence_id: str | None = None) -> None:
         self.edges = [e for e in self.edges if not (e.src == src and e.dst == dst and e.type == etype)]
-        self.edges.append(Edge(src=src, dst=dst, type=etype, role=role, note=note, evidence_id=evidence_id))
+        branch = role if role in ROLES else "main"
+        self.edges.append(Edge(src=src, dst=dst, type=etype, role=role, branch=branch, note=note, evidence_id=evidence_id))
+        if branch != "main":
+            self.branch(role).edges.append(f"{src}>{etype}>{dst}")
 
     def visible_type(self, e: Edge) -> str:
         """What controllers see: in the untyped ablation every relation reads as related_to."""
@@ -192,16 +218,48 @@ def patch_target(a: Action) -> tuple:
 
 def merge(snapshot: IdeaGraph, selected: list[Action]) -> IdeaGraph:
     """Frozen-snapshot merge: apply the round's selected actions to a copy of the pre-round graph in
-    the fixed kind order; a later patch of a kind to the same node or edge overwrites an earlier one."""
+    the fixed kind order; a later patch of a kind to the same node or edge overwrites an earlier one,
+    and the overwritten role's branch is marked rejected (with a note saying by whom)."""
     graph = snapshot.model_copy(deep=True)
+    for a in selected:
+        if a.role not in ("", "seed"):
+            graph.branch(a.role).rejected = False
     by_kind = {k: [a for a in selected if a.kind == k] for k in MERGE_ORDER}
     for kind in MERGE_ORDER:
         last_for_target: dict[tuple, Action] = {}
         for a in by_kind[kind]:
+            lost = last_for_target.get(patch_target(a))
+            if lost is not None and lost.role not in ("", "seed"):
+                graph.branch(lost.role).rejected = True
+                graph.branch(lost.role).notes.append(f"round {a.round}: {kind} on {list(a.targets)} overwritten by {a.role}")
             last_for_target[patch_target(a)] = a
         for a in last_for_target.values():
             apply(graph, a)
     return graph
+
+
+def active_roles(graph: IdeaGraph, rnd: int, roles: tuple[str, ...] = ROLES) -> tuple[str, ...]:
+    """The gate (EIG, Appendix C): every role acts in round 1; later a role is re-activated only
+    when the graph has work of its kind: missing problem framing (ImpactReframer), weak grounding
+    (NoveltyExaminer, EvaluationDesigner, ImpactReframer), incomplete dependencies (MechanismProposer,
+    EvaluationDesigner), unresolved contradictions (MechanismProposer, ImpactReframer) or open
+    feasibility work (FeasibilityCritic)."""
+    if rnd <= 1:
+        return roles
+    s = signals(graph)
+    nodes = graph.active_nodes()
+    problem = [n for n in nodes if n.type == "Problem"]
+    framing = not problem or not problem[0].evidence or not any(e.src == problem[0].id and e.type == "supports" for e in graph.edges)
+    weak = s["grounding"] < 0.75
+    deps = s["dependency_closure"] < 1.0 or not any(
+        e.type == "depends_on" and graph.nodes[e.dst].type == "Assumption" for e in graph.edges if e.dst in graph.nodes)
+    open_con = s["contradiction_load"] > 0
+    risks = [n for n in nodes if n.type == "Risk"]
+    feasibility = any(n.type == "Method" for n in nodes) and len(risks) < 2 and not open_con
+    wants = {"MechanismProposer": deps or open_con, "FeasibilityCritic": feasibility or deps,
+             "NoveltyExaminer": weak or not any(e.type == "overlaps_prior" for e in graph.edges),
+             "EvaluationDesigner": weak or deps, "ImpactReframer": framing or weak or open_con}
+    return tuple(r for r in roles if wants.get(r, True))
 
 
 # -- signals -----------------------------------------------------------------------------------

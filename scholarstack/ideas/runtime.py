@@ -10,12 +10,13 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from .graph import ROLES, Action, IdeaGraph, apply, merge, phase_mask, signals, validate_slate
+from .graph import ROLES, Action, IdeaGraph, active_roles, apply, merge, phase_mask, signals, validate_slate
 from .roles import candidate_slate, seed_graph
 
 
 class RoundRecord(BaseModel):
     round: int
+    active_roles: list[str] = Field(default_factory=list)
     selected: list[Action]
     signals: dict[str, float]
     commit: bool
@@ -50,9 +51,12 @@ def run_episode(topic: str, controller, kb=None, rounds: int = 5, mode: str = "f
     seed = graph.model_copy(deep=True)
     records, slates, committed = [], [], None
     for rnd in range(1, rounds + 1):
+        acting = active_roles(graph, rnd, roles)
+        for role in roles:  # a role the gate leaves out sits the round out: its branch is frozen
+            graph.branch(role).frozen = role not in acting
         snapshot = graph.model_copy(deep=True)
         selected = []
-        for role in roles:
+        for role in acting:
             view = snapshot if mode == "frozen" else graph  # sequential: each role sees the latest graph
             slate = validate_slate(view, candidate_slate(view, role, rnd, kb))
             slate = slate if unrestricted else phase_mask(slate, rnd)
@@ -70,7 +74,7 @@ def run_episode(topic: str, controller, kb=None, rounds: int = 5, mode: str = "f
         commit = wants or rnd == rounds  # the last round always commits
         if record_slates:
             slates.append({"graph": graph.model_copy(deep=True), "commit_label": int(wants)})
-        records.append(RoundRecord(round=rnd, selected=selected, signals=signals(graph), commit=commit))
+        records.append(RoundRecord(round=rnd, active_roles=list(acting), selected=selected, signals=signals(graph), commit=commit))
         if commit:
             committed = rnd
             break

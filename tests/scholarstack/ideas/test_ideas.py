@@ -7,7 +7,8 @@ import pytest
 
 from scholarstack.ideas.control import HeuristicTeacher, LearnedController, RandomController
 from scholarstack.ideas.critic import GraphCritic
-from scholarstack.ideas.graph import ROUND_ONE_KINDS, Action, IdeaGraph, merge, phase_mask, signals, validate_slate
+from scholarstack.ideas.judge import CRITERIA, judge_offline, judge_with_model
+from scholarstack.ideas.graph import ROLES, ROUND_ONE_KINDS, Action, IdeaGraph, active_roles, merge, phase_mask, signals, validate_slate
 from scholarstack.ideas.roles import candidate_slate
 from scholarstack.ideas.proposal import synthesize_proposal
 from scholarstack.ideas.runtime import Episode, graph_fingerprint, replay, run_episode
@@ -74,6 +75,7 @@ def test_merge_order_and_last_patch_wins():
     merged = merge(g, selected)
     repairs = [n for n in merged.nodes.values() if n.type == "Repair"]
     assert [r.text for r in repairs] == ["second repair"]  # same target, same kind: the later patch overwrites
+    assert merged.branches["B"].rejected and "overwritten by C" in merged.branches["B"].notes[0]
     assert all(e.resolved for e in merged.edges if e.type == "contradicts")
     assert merged.nodes["hyp1"].evidence[0].object_id == "fac_a"
     assert not g.edges[0].resolved and len(g.nodes) == 4  # the frozen snapshot itself is untouched
@@ -85,6 +87,27 @@ def test_merge_keys_on_the_whole_target():
                 Action(round=2, role="B", kind="add_support_edge", targets=["met1", "eva1"])]  # one source, two edges
     merged = merge(g, selected)
     assert {(e.src, e.dst) for e in merged.edges if e.type == "supports"} == {("met1", "hyp1"), ("met1", "eva1")}
+
+
+def test_the_gate_activates_roles_by_the_work_the_graph_has():
+    g = backbone()
+    assert active_roles(g, 1) == ROLES  # round 1: everyone
+    assert {"MechanismProposer", "EvaluationDesigner"} <= set(active_roles(g, 2))  # no dependencies yet
+    a = g.add_node("Assumption", "a", "seed", 0)
+    n = g.add_node("NoveltyClaim", "n", "seed", 0)
+    for src, dst in (("hyp1", "pro1"), ("met1", "hyp1"), ("eva1", "met1"), ("met1", a)):
+        g.add_edge(src, dst, "depends_on", "seed")
+    for src, dst in (("met1", "hyp1"), ("pro1", n), ("eva1", "met1")):
+        g.add_edge(src, dst, "supports", "seed")
+    for node in g.nodes.values():
+        node.evidence = [{"object_id": "fac_1", "locators": ["P:1"]}]
+    for i, kind in enumerate(("contradicts", "contradicts", "overlaps_prior")):
+        w = g.add_node("Risk" if kind == "contradicts" else "EvidenceNeed", f"weakness {i}", "seed", 1)
+        g.add_edge(w, "met1" if kind == "contradicts" else n, kind, "seed")
+        g.edges[-1].resolved = True
+    assert active_roles(g, 2) == ()  # framed, grounded, closed, no open contradiction, risks examined: nobody is needed
+    g.edges[-1].resolved = False
+    assert set(active_roles(g, 2)) == {"MechanismProposer", "ImpactReframer"}  # an open contradiction calls the repairers
 
 
 def test_round_one_admits_structure_only_and_a_repair_answers_its_own_weakness():
@@ -122,6 +145,13 @@ def test_episode_end_to_end_offline_and_replay(kb, tmp_path):
     ep.save(path)
     loaded = Episode.load(path)
     assert graph_fingerprint(replay(loaded)) == graph_fingerprint(loaded.final) == graph_fingerprint(ep.final)
+    assert ep.rounds[0].active_roles == list(ROLES) and set(ep.final.branches) == set(ROLES)
+    for rec in ep.rounds:  # only roles the gate activated acted, and the final graph says who sat the last round out
+        assert {a.role for a in rec.selected} <= set(rec.active_roles)
+    assert {r for r, b in ep.final.branches.items() if b.frozen} == set(ROLES) - set(ep.rounds[-1].active_roles)
+    for nid, node in ep.final.nodes.items():
+        if node.role in ROLES:
+            assert node.branch == node.role and nid in ep.final.branches[node.role].nodes
     seq = run_episode("part-of-speech tagging", HeuristicTeacher(), kb, rounds=3, mode="sequential")
     assert graph_fingerprint(replay(seq)) == graph_fingerprint(seq.final)
 
@@ -179,3 +209,17 @@ def test_episode_with_local_llm(kb, llm_server, tmp_path):
     texts = [n.text for n in ep.seed_graph.nodes.values()]
     assert len(texts) == 6 and all(0 < len(t) <= 300 for t in texts)  # model-written (or fallback) seed within bounds
     assert graph_fingerprint(replay(ep)) == graph_fingerprint(ep.final)
+    judged = judge_with_model(synthesize_proposal(ep.final), client)
+    assert judged.method == "llm rubric" and set(judged.scores) == set(CRITERIA)
+    assert all(v is None for v in judged.scores.values()) == ("error" in judged.reasons)  # scores, or the failure recorded
+    assert all(v is None or 1 <= v <= 5 for v in judged.scores.values())
+
+
+def test_offline_judge_computes_what_it_can_and_says_what_it_cannot(kb):
+    ep = run_episode("part-of-speech tagging", HeuristicTeacher(), kb, rounds=4)
+    judged = judge_offline(synthesize_proposal(ep.final), ep.final, kb.store)
+    s = judged.scores
+    assert judged.method == "offline proxies" and 0 <= s["grounding"] <= 1 and 0 <= s["novelty"] <= 1
+    assert s["context_adherence"] == 1.0  # the topic's words are in the problem and method
+    assert s["significance"] is None and "LLM rubric" in judged.reasons["significance"]
+    assert s["feasibility"] is not None or judged.reasons["feasibility"] == "no risk was examined"
