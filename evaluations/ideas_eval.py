@@ -72,4 +72,15 @@ def eval_ideas(kb, embedder, n_topics: int = 30, n_train: int = 24, rounds: int 
             acc[k] = acc.get(k, 0.0) + v
             seen[k] = seen.get(k, 0) + 1
     rows["flat text state"] = {k: round(v / seen[k], 4) for k, v in acc.items()}
-    return {"benchmark": "ideas", "n": len(topics), "topics": topics, "training": training, "systems": rows}
+    return {"benchmark": "ideas", "n": len(topics), "idea_topics": topics, "training": training, "systems": rows}
+
+
+def eval_ideas_on_store(store, limit: int | None = None, embedder: str | None = None, progress: bool = False,
+                        compiler=None) -> dict[str, Any]:
+    """`scholarstack eval ideas`: the ablations on `limit` topics (default 30), evidence from the
+    store as it is (compile papers there first for grounded graphs)."""
+    from scholarstack.index.embed import make_embedder
+    from scholarstack.views.views import KnowledgeBase
+
+    emb = make_embedder(embedder or "minilm", store.home)
+    return eval_ideas(KnowledgeBase(store), emb, n_topics=limit or 30, n_train=24, progress=progress)

@@ -19,7 +19,7 @@ from .sweep import all_results, latest_results
 HEADLINE = {"retrieval": "recall@10", "claims": "macro_f1", "qa": "answer_f1", "localisation": "f1",
             "pdf_fidelity": "text_recall", "scirex": "mention_f1", "store_fidelity": "locators_resolve",
             "related_work": "recall", "summary": "rouge2", "review": "coverage_at_k", "novelty": "recall@10",
-            "design": "dataset_recall@5", "chain": "hit_rate"}
+            "design": "dataset_recall@5", "chain": "hit_rate", "ideas": "maturity"}
 COST = {"qa": "input_tokens_per_question", "claims": "tokens_per_claim"}
 
 

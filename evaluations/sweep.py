@@ -32,6 +32,7 @@ DATA_FILES = {
     "review": ["acl_scisummnet/papers.jsonl.gz"],
     "chain": [],
     "design": ["scirex/docs.jsonl.gz"],
+    "ideas": ["liveideabench/kws.csv"],
     "novelty": ["acl_scisummnet/citances_dev.jsonl", "acl_scisummnet/papers.jsonl.gz"],
 }
 
@@ -117,7 +118,10 @@ def run_config(cfg: Config, eval_store: Store, run_id: str, client=None, progres
         kwargs["budget"] = cfg.budget
     if cfg.benchmark in ANSWERING:
         kwargs["client"] = client
-    result = (BENCHMARKS | WRITING_BENCHMARKS | {"chain": eval_chain, "novelty": eval_novelty, "design": eval_design})[cfg.benchmark](eval_store, **kwargs)
+    from .ideas_eval import eval_ideas_on_store
+
+    result = (BENCHMARKS | WRITING_BENCHMARKS | {"chain": eval_chain, "novelty": eval_novelty, "design": eval_design,
+                                                 "ideas": eval_ideas_on_store})[cfg.benchmark](eval_store, **kwargs)
     save_result(results or eval_store, cfg, result, run_id)
     return result
 

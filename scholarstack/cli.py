@@ -510,10 +510,10 @@ def cmd_eval(args: argparse.Namespace) -> int:
         _print_json(result)
         return 0
     print(f"{result['benchmark']}: n={result['n']} (saved as {cfg.key}; `scholarstack report --sweep eval` plots it)")
-    metrics = list(next(iter(result["systems"].values())))
+    metrics = list(dict.fromkeys(m for row in result["systems"].values() for m in row))  # a system may lack a measure
     print("| system | " + " | ".join(metrics) + " |\n|---|" + "---|" * len(metrics))
     for name, row in result["systems"].items():
-        print(f"| {name} | " + " | ".join(str(row[m]) for m in metrics) + " |")
+        print(f"| {name} | " + " | ".join(str(row.get(m, "-")) for m in metrics) + " |")
     if result.get("topics"):  # the review benchmark's per-topic rows
         cols = list(result["topics"][0])
         print("\n| " + " | ".join(cols) + " |\n|---|" + "---|" * (len(cols) - 1))
@@ -627,7 +627,7 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--mode", choices=["view", "fulltext"], default="view")
     sp = add("eval", cmd_eval, "run a benchmark; every system measured on the same items in one run")
     sp.add_argument("benchmark", choices=["retrieval", "claims", "qa", "localisation", "pdf_fidelity", "scirex", "store_fidelity",
-                                          "related_work", "summary", "review", "chain", "novelty", "design"])
+                                          "related_work", "summary", "review", "chain", "novelty", "design", "ideas"])
     sp.add_argument("--data", default=None, help="another file of the same format")
     sp.add_argument("--limit", type=positive_int, default=None, help="at most N items, spread evenly over the file")
     sp.add_argument("--embedder", choices=["minilm", "tfidf"], default=None)
