@@ -280,8 +280,8 @@ def cmd_search(args: argparse.Namespace) -> int:
     if args.paper:
         from .ingest.parsers import parse_file
 
-        rec = parse_file(args.paper)
-        text = " ".join([rec.title, rec.abstract.text if rec.abstract else ""] + [s.text for s in rec.sections[:3]])
+        rec = parse_file(args.paper)  # the whole paper: queries are drafted from all of it, and rerankers read it all
+        text = " ".join([rec.title, rec.abstract.text if rec.abstract else ""] + [s.text for s in rec.sections])
     elif args.query:
         text = args.query
     else:
@@ -637,8 +637,8 @@ def build_parser() -> argparse.ArgumentParser:
     sp = add("search", cmd_search, "deep literature search: keyword queries, citation-graph expansion, re-ranking")
     sp.add_argument("query", nargs="?", default=None)
     sp.add_argument("--paper", default=None, help="a query paper file (any ingestible format)")
-    sp.add_argument("--depth", type=int, default=1)
-    sp.add_argument("--budget", type=positive_int, default=200)
+    sp.add_argument("--depth", type=int, default=3, help="citation hops from the seed papers (the paper's D_max; the budget may stop it sooner)")
+    sp.add_argument("--budget", type=positive_int, default=200, help="most papers collected (the paper's N_max)")
     sp.add_argument("--k", type=positive_int, default=20)
     sp.add_argument("--citing", action="store_true", help="also expand along citing papers")
     sp.add_argument("--ingest", action="store_true", help="ingest the top-k papers found into the store")

@@ -65,6 +65,7 @@ class LLMConfig(BaseModel):
     timeout_s: float = 120.0
     temperature: float = 0.0
     max_tokens: int = 512
+    context_tokens: int = 8192  # the model's window: long prompts (a whole paper) are fitted to it, and say so
 
 
 def backend_config() -> dict[str, Any]:
@@ -125,7 +126,8 @@ class LLMClient:
     def prompt_hash(self, prompt: str) -> str:
         return hashlib.sha256(prompt.encode()).hexdigest()[:16]
 
-    def structured(self, prompt: str, response_model: type[T], system: str = "") -> tuple[T, Usage]:
+    def structured(self, prompt: str, response_model: type[T], system: str = "", max_tokens: int | None = None) -> tuple[T, Usage]:
+        """`max_tokens`: the reply's limit for this call (a batch answer needs more than the default)."""
         key = self.cache_key(prompt, system, response_model)
         if (cached := self.cache.get(key)) is not None:
             return response_model.model_validate(cached["output"]), Usage(cache_hits=1)
@@ -138,7 +140,7 @@ class LLMClient:
                 messages=messages,
                 max_retries=self.config.max_retries,
                 temperature=self.config.temperature,
-                max_tokens=self.config.max_tokens,
+                max_tokens=max_tokens or self.config.max_tokens,
             )
         except Exception as exc:  # instructor wraps validation, HTTP and timeout errors alike
             kind = LLMUnavailableError if _is_outage(exc) else LLMOutputError

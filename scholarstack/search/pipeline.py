@@ -88,7 +88,10 @@ async def _gather_limited(coros, limit: int) -> list[Any]:
     return await asyncio.gather(*(run(c) for c in coros))
 
 
-async def deep_search(text: str, providers: list, depth: int = 1, budget: int = 200, per_query: int = 20,
+DEFAULT_DEPTH = 3  # the paper's D_max: expansion stops earlier when the budget of papers is spent
+
+
+async def deep_search(text: str, providers: list, depth: int = DEFAULT_DEPTH, budget: int = 200, per_query: int = 20,
                       citing: bool = False, client=None, queries: list[str] | None = None) -> SearchResult:
     if not text or not text.strip():
         raise ValueError("empty query: give a research question or a paper")

@@ -1,8 +1,10 @@
 """Interchangeable re-rankers: `score(query_text, candidates) → {id: score}`.
 
 - embedding: cosine between an instruction-conditioned query embedding and title + abstract;
-- debate: an LLM writes an argument for and against relevance and a 0–100 score; calls are batched
-  and run concurrently under a semaphore; a failed call scores nothing and is counted, not hidden;
+- debate: an LLM writes an argument for and against relevance and a 0–100 score for each of a batch
+  of candidates in one call, reading the whole query paper (fitted to its context only when it
+  must be, and said); batches run concurrently under a semaphore; a failed call or a skipped
+  candidate scores nothing and is counted, not hidden;
 - ensemble: the average of the members' min–max normalised scores.
 """
 
@@ -41,39 +43,64 @@ class EmbeddingReranker:
 
 
 class Debate(BaseModel):
+    candidate: int = Field(..., ge=1, le=50, description="the candidate's number in the list")
     argument_for: str = Field(..., max_length=240)
     argument_against: str = Field(..., max_length=240)
     score: int = Field(..., ge=0, le=100)
 
 
+class DebateBatch(BaseModel):
+    debates: list[Debate] = Field(..., min_length=1, max_length=50)
+
+
 class DebateReranker:
+    """One call judges a batch of candidates against the whole query paper (shortened only where it
+    would not fit the model's context, which the prompt then says); batches run concurrently."""
+
     name = "debate"
 
-    def __init__(self, client: LLMClient, concurrency: int = 4, batch: int = 16):
+    def __init__(self, client: LLMClient, concurrency: int = 4, batch: int = 5):
         self.client, self.concurrency, self.batch = client, concurrency, batch
         self.failures = 0
+        self.shortened = 0  # calls whose query had to be cut to fit the context
+
+    REPLY_TOKENS = 150  # per candidate: two bounded arguments and a score
+
+    def _query(self, query: str, cands: list[Candidate]) -> str:
+        from ..tasks.common import count_tokens
+
+        cfg = getattr(self.client, "config", None)
+        room = (getattr(cfg, "context_tokens", 8192) - self.REPLY_TOKENS * len(cands) - 50
+                - sum(count_tokens(c.paper.title + c.paper.abstract[:1200]) for c in cands) - 200)
+        if count_tokens(query) <= room:
+            return query
+        self.shortened += 1
+        words = query.split()
+        keep = max(50, int(len(words) * max(room, 0) / max(1, count_tokens(query))))
+        return " ".join(words[:keep]) + f" […] (the query paper continues; cut to fit the model's {getattr(cfg, 'context_tokens', 8192)}-token context)"
 
     def score(self, query: str, cands: list[Candidate]) -> dict[str, float]:
         sem = asyncio.Semaphore(self.concurrency)
 
-        async def one(c: Candidate) -> tuple[str, float | None]:
-            prompt = (f"Query paper or question:\n{query[:1500]}\n\nCandidate: {c.paper.title}\n{c.paper.abstract[:1200]}\n\n"
-                      "Argue for and against the candidate being relevant related work, then give a relevance score 0-100.")
+        async def one(batch: list[Candidate]) -> dict[str, float]:
+            listing = "\n\n".join(f"Candidate {i}: {c.paper.title}\n{c.paper.abstract[:1200]}" for i, c in enumerate(batch, 1))
+            prompt = (f"Query paper or question:\n{self._query(query, batch)}\n\n{listing}\n\n"
+                      "For each candidate, argue for and against it being relevant related work, then give a relevance "
+                      "score 0-100; answer for every candidate by its number.")
             async with sem:
                 try:
-                    out, _ = await asyncio.to_thread(self.client.structured, prompt, Debate)
+                    out, _ = await asyncio.to_thread(self.client.structured, prompt, DebateBatch,
+                                                     max_tokens=self.REPLY_TOKENS * len(batch) + 50)
                 except LLMOutputError:
-                    self.failures += 1
-                    return c.id, None
-            return c.id, float(out.score)
+                    self.failures += len(batch)
+                    return {}
+            got = {batch[d.candidate - 1].id: float(d.score) for d in out.debates if d.candidate <= len(batch)}
+            self.failures += len(batch) - len(got)  # a candidate the model skipped scores nothing, and is counted
+            return got
 
         async def run() -> dict[str, float]:
-            scores: dict[str, float] = {}
-            for i in range(0, len(cands), self.batch):
-                for cid, s in await asyncio.gather(*(one(c) for c in cands[i:i + self.batch])):
-                    if s is not None:
-                        scores[cid] = s
-            return scores
+            parts = await asyncio.gather(*(one(cands[i:i + self.batch]) for i in range(0, len(cands), self.batch)))
+            return {cid: s for part in parts for cid, s in part.items()}
 
         return asyncio.run(run())
 

@@ -107,12 +107,16 @@ def test_expansion_raises_recall_on_the_acl_graph():
 def test_debate_reranker_with_local_llm(llm_server, tmp_path):
     from scholarstack.llm.client import LLMClient, LLMConfig
 
-    client = LLMClient(LLMConfig(base_url=llm_server, model="smollm2", max_tokens=300), cache_dir=tmp_path)
+    client = LLMClient(LLMConfig(base_url=llm_server, model="smollm2", max_tokens=300, context_tokens=3000), cache_dir=tmp_path)
     res = asyncio.run(deep_search("alpha", [toy()], depth=1, queries=["alpha"]))
     debate = make_reranker("debate", client=client)
     scores = debate.score("markov tagging", res.candidates)
-    assert all(0 <= s <= 100 for s in scores.values())
-    assert len(scores) + debate.failures == len(res.candidates)  # every call accounted for
+    assert all(0 <= s <= 100 for s in scores.values()) and set(scores) <= {c.id for c in res.candidates}
+    assert len(scores) + debate.failures == len(res.candidates)  # every candidate accounted for
+    assert debate.shortened == 0  # a short query is read whole
+    long_paper = " ".join(["We tag words with second order Markov models and smoothing."] * 400)
+    debate.score(long_paper, res.candidates[:2])
+    assert debate.shortened == 1  # a paper longer than the model's context is cut to fit, and counted
 
 
 def test_bibliography_parsing_and_resolution():
