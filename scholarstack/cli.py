@@ -282,13 +282,15 @@ def cmd_search(args: argparse.Namespace) -> int:
 
         rec = parse_file(args.paper)  # the whole paper: queries are drafted from all of it, and rerankers read it all
         text = " ".join([rec.title, rec.abstract.text if rec.abstract else ""] + [s.text for s in rec.sections])
+        bibliography = rec.references  # the paper's own reference list seeds the expansion
     elif args.query:
-        text = args.query
+        text, bibliography = args.query, None
     else:
         raise ValueError("give a QUERY or --paper FILE")
     providers = _providers(args.providers, store)
     client = _client(args, store)
-    res = asyncio.run(deep_search(text, providers, depth=args.depth, budget=args.budget, citing=args.citing, client=client))
+    res = asyncio.run(deep_search(text, providers, depth=args.depth, budget=args.budget, citing=args.citing, client=client,
+                                  bibliography=bibliography))
     from .index.embed import make_embedder
 
     ranked = rerank(text, res.candidates, make_reranker(args.reranker, make_embedder(args.embedder), client))

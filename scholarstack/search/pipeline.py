@@ -92,7 +92,10 @@ DEFAULT_DEPTH = 3  # the paper's D_max: expansion stops earlier when the budget 
 
 
 async def deep_search(text: str, providers: list, depth: int = DEFAULT_DEPTH, budget: int = 200, per_query: int = 20,
-                      citing: bool = False, client=None, queries: list[str] | None = None) -> SearchResult:
+                      citing: bool = False, client=None, queries: list[str] | None = None,
+                      bibliography: list[str] | None = None) -> SearchResult:
+    """`bibliography`: the query paper's own reference entries; each resolved by title against the
+    providers becomes a seed beside the keyword results, so expansion starts from what the paper cites."""
     if not text or not text.strip():
         raise ValueError("empty query: give a research question or a paper")
     if depth < 0 or budget < 1:
@@ -113,6 +116,23 @@ async def deep_search(text: str, providers: list, depth: int = DEFAULT_DEPTH, bu
             if new and len(cands) < budget:
                 cands[cid] = Candidate(cid, meta, 0, f"query: {q}")
                 frontier.append(cid)
+    if bibliography:  # the query paper's references, resolved by title on the first provider that knows them
+        from .bibliography import resolve_entries
+
+        open_entries = list(bibliography)
+        for p in providers:
+            if not open_entries:
+                break
+            resolved = await resolve_entries(open_entries, p)
+            for raw, meta_, _ in resolved:
+                if meta_ is None:
+                    continue
+                cid, new = ident.add(meta_)
+                if new and len(cands) < budget:
+                    cands[cid] = Candidate(cid, meta_, 0, "bibliography of the query paper")
+                    frontier.append(cid)
+            open_entries = [raw for raw, meta_, _ in resolved if meta_ is None]
+        bib_resolved["query paper"] = (len(bibliography) - len(open_entries), len(bibliography))
     # Phase 2: breadth-first along references (and citing papers), level by level.
     for level in range(1, depth + 1):
         if len(cands) >= budget or not frontier:

@@ -32,6 +32,15 @@ def toy() -> LocalProvider:
     return LocalProvider(papers)
 
 
+def test_the_query_papers_own_bibliography_seeds_the_expansion():
+    bib = ["Smith, J. 2001. Gamma lexicon construction. In Proceedings of ACL.", "Nobody, A. 1999. A paper no provider has heard of."]
+    res = asyncio.run(deep_search("alpha", [toy()], depth=1, queries=["alpha"], bibliography=bib))
+    seeded = {c.paper.id: c for c in res.candidates if c.found_by == "bibliography of the query paper"}
+    assert set(seeded) == {"c"} and seeded["c"].depth == 0
+    assert any(c.paper.id == "d" and c.depth == 1 for c in res.candidates)  # expansion continued from the seeded reference
+    assert res.bibliography_resolved["query paper"] == (1, 2)
+
+
 def test_strip_citations_and_keyphrases():
     text = "We improve tagging (Brants, 2000) and parsing [3, 4].\nReferences\nBrants T. 2000. TnT."
     assert strip_citations(text) == "We improve tagging and parsing ."
