@@ -145,6 +145,8 @@ def parse_pdf(path: Path, paper_id: str) -> PaperRecord:
     in_refs = False
     for line in lines[1:] if lines and lines[0] == title else lines:
         m = HEADING_RE.match(line)
+        if m and in_refs and m.group(1) and int(m.group(1).split(".")[0]) >= 1000:
+            m = None  # "2017. Semeval 2017 task 10…": a year inside a reference entry, not a numbered heading
         if m and len(line) < 80:
             if in_refs:
                 break
@@ -166,7 +168,29 @@ def parse_pdf(path: Path, paper_id: str) -> PaperRecord:
     abstract = next((s for s in sections if s.title.lower() == "abstract"), None)
     body = [s for s in sections if s is not abstract]
     return PaperRecord(paper_id=paper_id, title=title, source_format="pdf", source=str(path),
-                       abstract=abstract, sections=body, references=[r for r in references if r], warnings=warnings)
+                       abstract=abstract, sections=body, references=bibliography_entries(references), warnings=warnings)
+
+
+AUTHOR_START = re.compile(r"^(?!(?:In|Proceedings|Journal|Transactions|Association|Advances|Conference|CoRR|IEEE|ACM|Springer)\b)"
+                          r"[A-Z][A-Za-z'\u00C0-\u017F-]+(?:,| [A-Z][A-Za-z.'\u00C0-\u017F-]*)")
+NUMBERED = re.compile(r"\s(?=\(\d{1,3}\) [A-Z])|\s(?=\[\d{1,3}\] [A-Z])")  # "(12) Gupta, R.; …" and "[12] Gupta, R. …"
+YEAR = re.compile(r"\b(?:19|20)\d{2}[a-z]?\b")
+
+
+def bibliography_entries(lines: list[str]) -> list[str]:
+    """A PDF's reference lines joined into entries: a line that starts with an author name (not a
+    venue) begins a new entry once the current one has its year and ends a sentence (ACL and most
+    author-year styles); numbered styles are split at their numbers."""
+    entries: list[str] = []
+    for line in (ln.strip() for ln in lines):
+        if not line:
+            continue
+        cur = entries[-1] if entries else ""
+        if not entries or (AUTHOR_START.match(line) and YEAR.search(cur) and cur.rstrip().endswith((".", ")"))):
+            entries.append(line)
+        else:
+            entries[-1] = f"{cur[:-1]}{line}" if cur.endswith("-") else f"{cur} {line}"
+    return [part.strip() for e in entries for part in NUMBERED.split(e) if part.strip()]  # numbered styles run entries together
 
 
 # -- XML formats -------------------------------------------------------------------------------

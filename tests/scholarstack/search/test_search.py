@@ -41,6 +41,18 @@ def test_the_query_papers_own_bibliography_seeds_the_expansion():
     assert res.bibliography_resolved["query paper"] == (1, 2)
 
 
+def test_bibliography_from_a_real_pdf_seeds_the_search():
+    from scholarstack.ingest.parsers import parse_file
+
+    rec = parse_file(need_shared("formats", "N18-3011.pdf"))
+    assert len(rec.references) == 27 and rec.references[3].startswith("Chandra Bhagavatula, Thanapon Noraset")  # as many as its TEI
+    cited = {"x1": meta("x1", "Content-based citation recommendation"), "x2": meta("x2", "TabEL: Entity Linking in Web Tables"),
+             "x3": meta("x3", "Natural Language Processing (Almost) from Scratch"), "z": meta("z", "zeta unrelated survey")}
+    res = asyncio.run(deep_search("citation recommendation", [LocalProvider(cited)], depth=0, queries=["zeta"],
+                                  bibliography=rec.references))
+    assert {c.paper.id for c in res.candidates if c.found_by == "bibliography of the query paper"} == {"x1", "x2", "x3"}
+
+
 def test_strip_citations_and_keyphrases():
     text = "We improve tagging (Brants, 2000) and parsing [3, 4].\nReferences\nBrants T. 2000. TnT."
     assert strip_citations(text) == "We improve tagging and parsing ."
