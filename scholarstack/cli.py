@@ -439,6 +439,7 @@ def cmd_chain(args: argparse.Namespace) -> int:
 
 def cmd_idea(args: argparse.Namespace) -> int:
     from .ideas.control import HeuristicTeacher, LearnedController, RandomController
+    from .ideas.judge import judge_offline, judge_with_model
     from .ideas.proposal import synthesize_proposal
     from .ideas.runtime import run_episode
     from .views.views import open_kb
@@ -464,8 +465,6 @@ def cmd_idea(args: argparse.Namespace) -> int:
     path = out_dir / ("".join(c if c.isalnum() else "_" for c in args.topic)[:60] + ".json")
     ep.save(path)
     prop = synthesize_proposal(ep.final)
-    from .ideas.judge import judge_offline, judge_with_model
-
     judged = judge_with_model(prop, client) if client is not None else judge_offline(prop, ep.final, store)
     if args.json:
         _print_json({"episode": str(path), "controller": note, "committed_round": ep.committed_round, "proposal": prop.model_dump(mode="json"),
@@ -550,7 +549,7 @@ EXAMPLES = {  # shown under each command's --help
     "novelty": ["scholarstack novelty --paper D08-1036", 'scholarstack novelty --idea "an HMM tagger trained with Gibbs sampling"'],
     "open-search": ['scholarstack open-search "unsupervised POS tagging with HMMs since 2005" --providers local --ingest all --compile'],
     "chain": ["scholarstack chain configs/chains/demo.yaml", "scholarstack chain configs/chains/demo.yaml --fresh"],
-    "search": ['scholarstack search "unsupervised POS tagging" --depth 2 --reranker ensemble'],
+    "search": ['scholarstack search "unsupervised POS tagging" --reranker ensemble', "scholarstack search --paper paper.pdf --depth 2 --budget 100"],
     "idea": ['scholarstack idea "weather forecasting" --controller learned'],
     "eval": ["scholarstack eval claims --limit 50", "scholarstack eval retrieval --json"],
     "sweep": ["scholarstack sweep ci"],
