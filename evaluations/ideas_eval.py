@@ -22,7 +22,7 @@ from scholarstack.ideas.train import keywords, train_critic
 from .papers import spread
 
 
-def _metrics(graph, rounds: int | None, committed: int | None, store=None, retriever=None) -> dict[str, float]:
+def _metrics(graph, rounds: int | None, committed: int | None, store=None, retriever=None, org=None) -> dict[str, float]:
     """Structural signals, and the offline judge's proxies (prefixed `judged_`) next to them."""
     s = signals(graph)
     nodes = graph.active_nodes()
@@ -31,7 +31,7 @@ def _metrics(graph, rounds: int | None, committed: int | None, store=None, retri
            "completeness": s["completeness"], "rounds_to_commit": float(committed or rounds or 0),
            "evidence_share": sum(1 for n in nodes if n.evidence) / len(nodes) if nodes else 0.0,
            "references": float(len(prop.references))}
-    judged = judge_offline(prop, graph, store, retriever)
+    judged = judge_offline(prop, graph, store, retriever, org)
     return out | {f"judged_{k}": v for k, v in judged.scores.items() if v is not None}
 
 
@@ -49,14 +49,16 @@ def eval_ideas(kb, embedder, n_topics: int = 30, n_train: int = 24, rounds: int 
     }
     from scholarstack.tasks.retrieval import store_retriever
 
-    retriever = store_retriever(kb.store, embedder)  # one for every novelty judgement
+    from scholarstack.writing.organisation import read_organisation
+
+    retriever, org = store_retriever(kb.store, embedder), read_organisation(kb.store)  # once for every novelty judgement
     rows: dict[str, dict[str, float]] = {}
     for name, run in configs.items():
         acc: dict[str, float] = {}
         seen: dict[str, int] = {}
         for t in topics:
             ep = run(t)
-            for k, v in _metrics(ep.final, len(ep.rounds), ep.committed_round, kb.store, retriever).items():
+            for k, v in _metrics(ep.final, len(ep.rounds), ep.committed_round, kb.store, retriever, org).items():
                 acc[k] = acc.get(k, 0.0) + v
                 seen[k] = seen.get(k, 0) + 1
         rows[name] = {k: round(v / seen[k], 4) for k, v in acc.items()}  # a proxy a topic could not compute is not a zero
@@ -68,7 +70,7 @@ def eval_ideas(kb, embedder, n_topics: int = 30, n_train: int = 24, rounds: int 
         ev = find_evidence(kb, t, 3)
         for n in g.active_nodes():
             n.evidence = list(ev)
-        for k, v in _metrics(g, 0, 0, kb.store, retriever).items():
+        for k, v in _metrics(g, 0, 0, kb.store, retriever, org).items():
             acc[k] = acc.get(k, 0.0) + v
             seen[k] = seen.get(k, 0) + 1
     rows["flat text state"] = {k: round(v / seen[k], 4) for k, v in acc.items()}

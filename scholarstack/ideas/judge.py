@@ -62,7 +62,8 @@ def judge_with_model(p: Proposal, client: LLMClient) -> Judged:
                   reasons={c: getattr(out, c).reason for c in CRITERIA})
 
 
-def judge_offline(p: Proposal, graph: IdeaGraph, store=None, retriever=None) -> Judged:
+def judge_offline(p: Proposal, graph: IdeaGraph, store=None, retriever=None, org=None) -> Judged:
+    """`retriever` and `org` (the store's organisation): pass them when judging many proposals on one store."""
     scores: dict[str, float | None] = dict.fromkeys(CRITERIA)
     reasons: dict[str, str] = {c: "needs a reader: the LLM rubric (--backend openai)" for c in ("significance", "clarity", "overall")}
     claims = [n for n in graph.active_nodes() if n.type in CLAIMS]
@@ -75,7 +76,7 @@ def judge_offline(p: Proposal, graph: IdeaGraph, store=None, retriever=None) -> 
         from ..tasks.novelty import assess_novelty
 
         try:
-            ans = assess_novelty(store, idea=proposal_text(p), retriever=retriever)
+            ans = assess_novelty(store, idea=proposal_text(p), retriever=retriever, org=org)
             aspects = ans.extra["aspects"]
             open_share = sum(1.0 if a["status"] == "not covered" else 0.5 if a["status"] == "partly" else 0.0 for a in aspects) / len(aspects)
             scores["novelty"] = round(open_share, 4)

@@ -195,7 +195,7 @@ def test_the_shipped_critic_loads_and_decides_and_its_absence_is_said(kb, tmp_pa
 def test_random_controller_and_untyped_ablation(kb):
     ep = run_episode("dependency parsing", RandomController(1), kb, rounds=3, typed=False)
     assert not ep.final.typed and {ep.final.visible_type(e) for e in ep.final.edges} <= {"related_to"}
-    for seed in range(4):  # whatever a controller picks, round 1 only adds structure
+    for seed in range(2):  # whatever a controller picks, round 1 only adds structure
         ep = run_episode("dependency parsing", RandomController(seed), kb, rounds=2)
         assert {a.kind for a in ep.rounds[0].selected} <= ROUND_ONE_KINDS
 
