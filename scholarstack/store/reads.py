@@ -3,7 +3,6 @@ SQL stays in the store package)."""
 
 from __future__ import annotations
 
-
 from .schema import RAW_SCHEMA
 
 
