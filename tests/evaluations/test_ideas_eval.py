@@ -14,7 +14,7 @@ def test_ideas_ablation_small(compiled_sample):
     kb = KnowledgeBase(Store(compiled_sample))
     emb = TfidfSvdEmbedder(dim=16)
     emb.fit(["problem hypothesis method evaluation risk repair evidence", "add support edge attach evidence propose repair skip"] * 3)
-    out = eval_ideas(kb, emb, n_topics=1, n_train=2, rounds=3)
+    out = eval_ideas(kb, emb, n_topics=1, n_train=2, rounds=2)
     assert set(out["systems"]) == {"random", "heuristic", "learned", "learned, sequential updates", "learned, untyped edges",
                                    "flat text state"}
     for row in out["systems"].values():

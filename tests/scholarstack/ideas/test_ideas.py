@@ -160,7 +160,7 @@ def test_critic_trains_and_infers_on_cpu(kb):
     emb = TfidfSvdEmbedder(dim=32)
     emb.fit(["problem hypothesis method evaluation risk repair evidence tagging parsing translation speech"] * 3 +
             ["add support edge", "attach evidence", "propose repair", "skip", "add dependency edge"])
-    edits, commits = profile(["part-of-speech tagging", "machine translation"], kb, rounds=4)
+    edits, commits = profile(["part-of-speech tagging", "machine translation"], kb, rounds=3)
     assert edits and commits and all(0 <= c < len(s) for _, s, c in edits)
     critic = GraphCritic(emb.dim)
     hist = critic.train(edits, commits, emb, epochs=3)
@@ -169,7 +169,7 @@ def test_critic_trains_and_infers_on_cpu(kb):
     scores = critic.score_slate(g, slate, emb)
     assert len(scores) == len(slate) and 0 <= critic.commit_probability(g, emb) <= 1
     learned = LearnedController(critic, emb)
-    ep = run_episode("speech recognition", learned, kb, rounds=4)
+    ep = run_episode("speech recognition", learned, kb, rounds=3)
     assert ep.controller == "learned" and learned.fallbacks == 0
     assert all(a.source == "learned" for r in ep.rounds for a in r.selected)
     fallback = LearnedController(None, emb)  # missing weights: the heuristic decides, and it is counted
