@@ -35,6 +35,12 @@ def _metrics(graph, rounds: int | None, committed: int | None, store=None, retri
     return out | {f"judged_{k}": v for k, v in judged.scores.items() if v is not None}
 
 
+def _mean(per_topic: list[dict[str, float]]) -> dict[str, float]:
+    """Each measure averaged over the topics that have it: a proxy a topic could not compute is not a zero."""
+    keys = dict.fromkeys(k for m in per_topic for k in m)
+    return {k: round(sum(vals) / len(vals), 4) for k in keys if (vals := [m[k] for m in per_topic if k in m])}
+
+
 def eval_ideas(kb, embedder, n_topics: int = 30, n_train: int = 24, rounds: int = 5, progress: bool = False) -> dict[str, Any]:
     words = keywords()
     topics = spread(words, n_topics)
@@ -54,26 +60,18 @@ def eval_ideas(kb, embedder, n_topics: int = 30, n_train: int = 24, rounds: int 
     retriever, org = store_retriever(kb.store, embedder), read_organisation(kb.store)  # once for every novelty judgement
     rows: dict[str, dict[str, float]] = {}
     for name, run in configs.items():
-        acc: dict[str, float] = {}
-        seen: dict[str, int] = {}
-        for t in topics:
-            ep = run(t)
-            for k, v in _metrics(ep.final, len(ep.rounds), ep.committed_round, kb.store, retriever, org).items():
-                acc[k] = acc.get(k, 0.0) + v
-                seen[k] = seen.get(k, 0) + 1
-        rows[name] = {k: round(v / seen[k], 4) for k, v in acc.items()}  # a proxy a topic could not compute is not a zero
+        eps = [run(t) for t in topics]
+        rows[name] = _mean([_metrics(ep.final, len(ep.rounds), ep.committed_round, kb.store, retriever, org) for ep in eps])
         if progress:
             print(f"{name}: {rows[name]}", flush=True)
-    acc, seen = {}, {}
+    flat = []
     for t in topics:  # flat text: the seed idea, evidence retrieved once for the topic, no structure
         g = seed_graph(t, kb)
         ev = find_evidence(kb, t, 3)
         for n in g.active_nodes():
             n.evidence = list(ev)
-        for k, v in _metrics(g, 0, 0, kb.store, retriever, org).items():
-            acc[k] = acc.get(k, 0.0) + v
-            seen[k] = seen.get(k, 0) + 1
-    rows["flat text state"] = {k: round(v / seen[k], 4) for k, v in acc.items()}
+        flat.append(_metrics(g, 0, 0, kb.store, retriever, org))
+    rows["flat text state"] = _mean(flat)
     return {"benchmark": "ideas", "n": len(topics), "idea_topics": topics, "training": training, "systems": rows}
 
 

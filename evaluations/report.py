@@ -14,7 +14,7 @@ from typing import Any
 from scholarstack.settings import REPO_ROOT
 from scholarstack.store import Store
 
-from .sweep import all_results, latest_results
+from .sweep import all_results, newest_runs
 
 HEADLINE = {"retrieval": "recall@10", "claims": "macro_f1", "qa": "answer_f1", "localisation": "f1",
             "pdf_fidelity": "text_recall", "scirex": "mention_f1", "store_fidelity": "locators_resolve",
@@ -117,9 +117,11 @@ def history_plots(history: list[dict[str, Any]]) -> dict[str, str]:
     import matplotlib.pyplot as plt
 
     series: dict[str, dict[str, dict[str, float]]] = defaultdict(lambda: defaultdict(dict))  # key → system → ts → value
+    metric_of: dict[str, str] = {}
     for r in history:
         if r["metric"] == HEADLINE.get(r["benchmark"]):
             series[r["config_key"]][r["system"]][str(r["ts"])] = r["value"]
+            metric_of[r["config_key"]] = r["metric"]
     out = {}
     for key, systems in series.items():
         stamps = sorted({t for pts in systems.values() for t in pts})
@@ -130,7 +132,7 @@ def history_plots(history: list[dict[str, Any]]) -> dict[str, str]:
             xs = [stamps.index(t) for t in sorted(pts)]
             ax.plot(xs, [pts[t] for t in sorted(pts)], "o-", label=system, markersize=3)
         ax.set_xticks(range(len(stamps)), [t[:16] for t in stamps], rotation=30, ha="right", fontsize=6)
-        ax.set_ylabel(next(r["metric"] for r in history if r["config_key"] == key and r["metric"] == HEADLINE.get(r["benchmark"])))
+        ax.set_ylabel(metric_of[key])
         ax.set_xlabel("run (UTC)")
         ax.legend(fontsize=6, loc="best")
         ax.set_title(f"{key}: runs over time", fontsize=9)
@@ -147,7 +149,8 @@ def write_report(store: Store, sweep: str | None, out_dir: str | Path) -> dict[s
     and report.md, with each plot also as a PNG."""
     import jinja2
 
-    rows = latest_results(store, sweep)
+    history = all_results(store, sweep)
+    rows = newest_runs(history)
     if not rows:
         raise LookupError(f"no evaluation results{' for sweep ' + sweep if sweep else ''} in {store.home}; run `scholarstack sweep NAME` first")
     out = Path(out_dir)
@@ -155,7 +158,6 @@ def write_report(store: Store, sweep: str | None, out_dir: str | Path) -> dict[s
     tabs = tables(rows)
     bench_of = {r["config_key"]: r["benchmark"] for r in rows}
     meta = {r["config_key"]: r for r in rows}
-    history = all_results(store, sweep)
     runs = {k: len({str(r["ts"]) for r in history if r["config_key"] == k}) for k in tabs}
     images = plots(tabs, bench_of)
     over_time = history_plots(history)

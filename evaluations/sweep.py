@@ -153,11 +153,14 @@ def all_results(store: Store, sweep: str | None = None) -> list[dict[str, Any]]:
     return store.query_dicts(f"SELECT * FROM eval_results {cond} ORDER BY ts, config_key, system, metric", params)
 
 
+def newest_runs(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Of stored rows, those of each configuration's newest run, by configuration, system and metric."""
+    newest: dict[str, Any] = {}
+    for r in rows:
+        newest[r["config_key"]] = max(newest.get(r["config_key"], r["ts"]), r["ts"])
+    return sorted((r for r in rows if r["ts"] == newest[r["config_key"]]), key=lambda r: (r["config_key"], r["system"], r["metric"]))
+
+
 def latest_results(store: Store, sweep: str | None = None) -> list[dict[str, Any]]:
     """The newest run of each configuration (optionally of one sweep)."""
-    if not store.table_exists("main", "eval_results"):
-        return []
-    cond, params = ("WHERE sweep = ?", [sweep]) if sweep else ("", [])
-    return store.query_dicts(
-        f"WITH latest AS (SELECT config_key, max(ts) AS ts FROM eval_results {cond} GROUP BY config_key) "
-        "SELECT r.* FROM eval_results r JOIN latest l USING (config_key, ts) ORDER BY r.config_key, r.system, r.metric", params)
+    return newest_runs(all_results(store, sweep))

@@ -105,6 +105,11 @@ class IdeaGraph(BaseModel):
     def branch(self, role: str) -> Branch:
         return self.branches.setdefault(role, Branch(role=role))
 
+    @staticmethod
+    def branch_of(role: str) -> str:
+        """The branch a role's patches go to: its own, or `main` for the seed."""
+        return "main" if role in ("", "seed") else role
+
     def active_nodes(self) -> list[Node]:
         return [n for n in self.nodes.values() if n.active]
 
@@ -120,19 +125,19 @@ class IdeaGraph(BaseModel):
 
     def add_node(self, node_type: str, text: str, role: str, rnd: int, evidence: list[Evidence] | None = None, confidence: float = 0.5) -> str:
         nid = self.next_id(node_type[:3].lower())
-        branch = role if role in ROLES else "main"
+        branch = self.branch_of(role)
         self.nodes[nid] = Node(id=nid, type=node_type, text=text, role=role, branch=branch, confidence=confidence,
                                evidence=evidence or [], created_round=rnd, provenance=datetime.now(timezone.utc).isoformat())
         if branch != "main":
-            self.branch(role).nodes.append(nid)
+            self.branch(branch).nodes.append(nid)
         return nid
 
     def add_edge(self, src: str, dst: str, etype: str, role: str, note: str = "", evidence_id: str | None = None) -> None:
         self.edges = [e for e in self.edges if not (e.src == src and e.dst == dst and e.type == etype)]
-        branch = role if role in ROLES else "main"
+        branch = self.branch_of(role)
         self.edges.append(Edge(src=src, dst=dst, type=etype, role=role, branch=branch, note=note, evidence_id=evidence_id))
         if branch != "main":
-            self.branch(role).edges.append(f"{src}>{etype}>{dst}")
+            self.branch(branch).edges.append(f"{src}>{etype}>{dst}")
 
     def visible_type(self, e: Edge) -> str:
         """What controllers see: in the untyped ablation every relation reads as related_to."""
@@ -222,14 +227,14 @@ def merge(snapshot: IdeaGraph, selected: list[Action]) -> IdeaGraph:
     and the overwritten role's branch is marked rejected (with a note saying by whom)."""
     graph = snapshot.model_copy(deep=True)
     for a in selected:
-        if a.role not in ("", "seed"):
+        if graph.branch_of(a.role) != "main":
             graph.branch(a.role).rejected = False
     by_kind = {k: [a for a in selected if a.kind == k] for k in MERGE_ORDER}
     for kind in MERGE_ORDER:
         last_for_target: dict[tuple, Action] = {}
         for a in by_kind[kind]:
             lost = last_for_target.get(patch_target(a))
-            if lost is not None and lost.role not in ("", "seed"):
+            if lost is not None and graph.branch_of(lost.role) != "main":
                 graph.branch(lost.role).rejected = True
                 graph.branch(lost.role).notes.append(f"round {a.round}: {kind} on {list(a.targets)} overwritten by {a.role}")
             last_for_target[patch_target(a)] = a

@@ -69,15 +69,15 @@ class DebateReranker:
     def _query(self, query: str, cands: list[Candidate]) -> str:
         from ..tasks.common import count_tokens
 
-        cfg = getattr(self.client, "config", None)
-        room = (getattr(cfg, "context_tokens", 8192) - self.REPLY_TOKENS * len(cands) - 50
+        window = self.client.config.context_tokens
+        room = (window - self.REPLY_TOKENS * len(cands) - 50
                 - sum(count_tokens(c.paper.title + c.paper.abstract[:1200]) for c in cands) - 200)
         if count_tokens(query) <= room:
             return query
         self.shortened += 1
         words = query.split()
         keep = max(50, int(len(words) * max(room, 0) / max(1, count_tokens(query))))
-        return " ".join(words[:keep]) + f" […] (the query paper continues; cut to fit the model's {getattr(cfg, 'context_tokens', 8192)}-token context)"
+        return " ".join(words[:keep]) + f" […] (the query paper continues; cut to fit the model's {window}-token context)"
 
     def score(self, query: str, cands: list[Candidate]) -> dict[str, float]:
         sem = asyncio.Semaphore(self.concurrency)
