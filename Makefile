@@ -11,7 +11,7 @@ export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 export DO_NOT_TRACK := 1
 
-.PHONY: demo test install dev bench models clean
+.PHONY: demo test test-postgres install dev bench models clean
 
 $(STAMP): pyproject.toml
 	@echo "Installing ScholarStack and its pinned dependencies into $(VENV) (first run or pyproject.toml changed: a few minutes)"
@@ -31,6 +31,11 @@ demo: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/pytest -q -p no:cacheprovider
+
+# The whole suite with every store on PostgreSQL (a throwaway local server; `make test` runs the
+# store's own tests on both engines).
+test-postgres: $(STAMP)
+	SCHOLARSTACK_TEST_BACKEND=postgres $(BIN)/pytest -q -p no:cacheprovider
 
 # The UI shares the store's Dagster instance, so runs started from the CLI (`scholarstack compile`) show there too.
 STORE ?= .scholarstack

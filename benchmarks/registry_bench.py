@@ -1,10 +1,11 @@
-"""Registry benchmark (not a test): register 100,000 facts with their references, then revise 1%.
+"""Registry benchmark (not a test): register 100,000 facts with their references, then revise 1%,
+on each store engine (DuckDB embedded; PostgreSQL, a throwaway local server unless --url).
 
 Reports registration throughput (facts/second, through the full gate: schema, identity,
 reference integrity, versioning) and the time to revise 1,000 facts including the transitive
 needs_recheck propagation through entities, assignments and syntheses, and the recheck after.
 
-    .venv/bin/python -m benchmarks.registry_bench [--facts 100000] [--out bench_out]
+    .venv/bin/python -m benchmarks.registry_bench [--facts 100000] [--engines duckdb,postgres] [--url postgresql://…] [--out bench_out]
 """
 
 from __future__ import annotations
@@ -36,14 +37,15 @@ def build(n_facts: int):
     return papers, facts
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--facts", type=int, default=100_000)
-    ap.add_argument("--out", default="bench_out")
-    args = ap.parse_args()
-    home = Path(tempfile.mkdtemp(prefix="registry-bench-"))
-    store = Store(home)
-    papers, facts = build(args.facts)
+def store_mb(store: Store) -> float:
+    if store.postgres:
+        return float(store.query("SELECT coalesce(sum(pg_total_relation_size(format('%I.%I', schemaname, tablename))), 0) "
+                           "FROM pg_tables WHERE schemaname = ?", [store.schema])[0][0]) / 1e6
+    return store.path.stat().st_size / 1e6
+
+
+def run(store: Store, n_facts: int) -> dict:
+    papers, facts = build(n_facts)
     t0 = time.perf_counter()
     for i in range(0, len(papers), 200):
         register_many(store, papers[i:i + 200])
@@ -81,8 +83,7 @@ def main() -> None:
     t0 = time.perf_counter()
     rechecked = recheck(store)
     t_recheck = time.perf_counter() - t0
-    size_mb = (home / "store.duckdb").stat().st_size / 1e6
-    result = {
+    return {
         "facts": len(facts), "papers": len(papers), "sentences": len(papers) * SENT_PER_PAPER,
         "entities": len(ents), "assignments": len(asgs), "syntheses": len(syns),
         "papers_seconds": round(t_papers, 2), "facts_seconds": round(t_facts, 2),
@@ -90,15 +91,45 @@ def main() -> None:
         "l2_l3_seconds": round(t_l23, 2),
         "revised_facts": len(revised), "revise_and_propagate_seconds": round(t_revise, 2),
         "marked_needs_recheck": rep.marked_for_recheck, "recheck_seconds": round(t_recheck, 2),
-        "rechecked": len(rechecked), "store_mb": round(size_mb, 1),
+        "rechecked": len(rechecked), "store_mb": round(store_mb(store), 1),
     }
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--facts", type=int, default=100_000)
+    ap.add_argument("--engines", default="duckdb,postgres")
+    ap.add_argument("--url", help="a PostgreSQL database (else a throwaway local server)")
+    ap.add_argument("--out", default="bench_out")
+    args = ap.parse_args()
+    results: dict[str, dict] = {}
+    for engine in args.engines.split(","):
+        home = Path(tempfile.mkdtemp(prefix="registry-bench-"))
+        server = None
+        try:
+            url = None
+            if engine == "postgres":
+                url = args.url
+                if url is None:
+                    from scholarstack.store.local_postgres import start_local_postgres
+
+                    try:
+                        server = start_local_postgres()
+                    except RuntimeError as exc:
+                        print(f"postgres: skipped ({exc})")
+                        continue
+                    url = server.create_database("registry_bench")
+            results[engine] = run(Store(home / "store", url=url), args.facts)
+        finally:
+            if server is not None:
+                server.stop()
+            shutil.rmtree(home, ignore_errors=True)
     out = Path(args.out)
     out.mkdir(exist_ok=True)
-    (out / "registry_bench.json").write_text(json.dumps(result, indent=2))
-    print("| measure | value |\n|---|---|")
-    for k, v in result.items():
-        print(f"| {k} | {v} |")
-    shutil.rmtree(home, ignore_errors=True)
+    (out / "registry_bench.json").write_text(json.dumps(results, indent=2))
+    print("| measure | " + " | ".join(results) + " |\n|---|" + "---|" * len(results))
+    for k in next(iter(results.values()), {}):
+        print(f"| {k} | " + " | ".join(str(r[k]) for r in results.values()) + " |")
 
 
 if __name__ == "__main__":

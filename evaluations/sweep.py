@@ -128,7 +128,7 @@ def run_config(cfg: Config, eval_store: Store, run_id: str, client=None, progres
 
 RESULTS_TABLE = """CREATE TABLE IF NOT EXISTS eval_results (
     run_id VARCHAR, sweep VARCHAR, config_key VARCHAR, benchmark VARCHAR, backend VARCHAR, budget INTEGER,
-    system VARCHAR, metric VARCHAR, value DOUBLE, n INTEGER, code_version VARCHAR, data_version VARCHAR,
+    system VARCHAR, metric VARCHAR, value DOUBLE PRECISION, n INTEGER, code_version VARCHAR, data_version VARCHAR,
     ts TIMESTAMP, config VARCHAR)"""
 
 

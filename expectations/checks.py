@@ -29,8 +29,8 @@ def _unresolved_evidence(store: Store, kind: str) -> int:
 def _dangling_refs(store: Store, kinds: tuple[str, ...]) -> int:
     return store.query(
         "SELECT count(*) FROM refs r JOIN objects src ON src.id = r.src_id LEFT JOIN objects dst ON dst.id = r.dst_id "
-        "WHERE src.kind IN (SELECT unnest(?)) AND src.lifecycle <> 'withdrawn' AND (dst.id IS NULL OR dst.lifecycle = 'withdrawn')",
-        [list(kinds)])[0][0]
+        f"WHERE src.kind IN ({', '.join('?' * len(kinds))}) AND src.lifecycle <> 'withdrawn' AND (dst.id IS NULL OR dst.lifecycle = 'withdrawn')",
+        list(kinds))[0][0]
 
 
 @asset_check(asset="l1_facts", description="GX suite over current facts; every evidence locator resolves to a current sentence.")

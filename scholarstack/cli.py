@@ -35,7 +35,7 @@ def cmd_status(args: argparse.Namespace) -> int:
     if args.json:
         _print_json(st)
         return 0
-    print(f"store: {st['store']}")
+    print(f"store: {st['store']}" + (f" (tables in {st['tables']})" if st["tables"] != "duckdb" else ""))
     print(f"sentences: {st['sentences']} in {st['papers_with_sentences']} papers")
     print(f"{'layer':<7}{'kind':<12}{'total':>7}  lifecycle / verification")
     for layer in ("source", "L1", "L2", "L3", "task"):

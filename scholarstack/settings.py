@@ -27,6 +27,7 @@ class Settings(BaseSettings):
     llm_model: str | None = None
     llm_api_key: str | None = None
     embedder: str = "minilm"
+    store_url: str | None = None  # postgresql://… : new stores keep their tables there; else DuckDB in the store
     qdrant_url: str | None = None  # a Qdrant server; else the embedded index in the store
     lock_timeout: float = 300.0  # seconds a writer waits for the store lock
     max_paper_chars: int = 3_000_000  # a larger paper is rejected at ingestion, named

@@ -34,6 +34,41 @@ def store(tmp_path):
 
 
 @pytest.fixture(scope="session")
+def postgres():
+    """A throwaway PostgreSQL server for the session: the URL of its test database."""
+    from scholarstack.store.local_postgres import start_local_postgres
+
+    try:
+        pg = start_local_postgres()
+    except RuntimeError as exc:
+        pytest.skip(f"PostgreSQL store tests need a local server: {exc}")
+    yield pg.create_database("scholarstack_tests")
+    pg.stop()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def whole_suite_on_postgres(request):
+    """`make test-postgres` (SCHOLARSTACK_TEST_BACKEND=postgres): every store of every test on PostgreSQL."""
+    if os.environ.get("SCHOLARSTACK_TEST_BACKEND") != "postgres":
+        yield
+        return
+    url = request.getfixturevalue("postgres")
+    mp = pytest.MonkeyPatch()
+    mp.setenv("SCHOLARSTACK_STORE_URL", url)
+    yield
+    mp.undo()
+
+
+@pytest.fixture(params=["duckdb", "postgres"])
+def backend(request, monkeypatch):
+    """Both store engines: on "postgres" every store the test creates keeps its tables in the session's
+    server (SCHOLARSTACK_STORE_URL; one schema per store directory)."""
+    if request.param == "postgres":
+        monkeypatch.setenv("SCHOLARSTACK_STORE_URL", request.getfixturevalue("postgres"))
+    return request.param
+
+
+@pytest.fixture(scope="session")
 def llm_server():
     pytest.importorskip("xllamacpp", reason="xllamacpp is not installed (make install)")
     from scholarstack.llm.local_server import start_local_server
@@ -70,7 +105,18 @@ def copy_store(tmp_path):
         from scholarstack.store import Store
 
         dst = tmp_path / "copy"
-        shutil.copytree(src, dst, ignore=shutil.ignore_patterns("*.lock"))
+        shutil.copytree(src, dst, ignore=shutil.ignore_patterns("*.lock", "store.url"))
+        source = Store(src, read_only=True)
+        if source.postgres:  # a copied directory would share the source's schema: copy the tables too
+            copy = Store(dst, url=source.url)
+            with copy.connect() as con:
+                for (table,) in source.query("SELECT table_name FROM information_schema.tables WHERE table_schema = ?", [source.schema]):
+                    con.execute(f"INSERT INTO {copy.schema}.{table} SELECT * FROM {source.schema}.{table}")
+                con.execute(f"CREATE SCHEMA IF NOT EXISTS {copy.raw_schema}")
+                for (table,) in source.query("SELECT table_name FROM information_schema.tables WHERE table_schema = ?", [source.raw_schema]):
+                    con.execute(f"CREATE TABLE {copy.raw_schema}.{table} AS SELECT * FROM {source.raw_schema}.{table}")
+                con.execute("SELECT setval('event_seq', (SELECT coalesce(max(seq), 0) + 1 FROM events))")
+            return copy
         return Store(dst)
 
     return make

@@ -20,7 +20,6 @@ from typing import Any
 
 from ..models.common import stable_hash
 from ..store import Store, StoreError, new_run_id
-from ..store.schema import RAW_SCHEMA
 from .corpora import corpus_reader
 from .parsers import ParseError, parse_file
 from .records import PaperRecord, anthology_year, max_paper_chars, safe_paper_id
@@ -129,7 +128,7 @@ def raw_row(record: PaperRecord) -> dict[str, Any]:
 
 
 def load_raw(store: Store, rows: list[dict[str, Any]]) -> int:
-    """Merge rows into raw.papers with a dlt pipeline whose destination is the store's DuckDB file.
+    """Merge rows into raw.papers with a dlt pipeline whose destination is the store's database.
     Returns the number of pending packages from an interrupted earlier ingest that were discarded."""
     if not rows:
         with store.exclusive():
@@ -155,7 +154,7 @@ def load_raw(store: Store, rows: list[dict[str, Any]]) -> int:
             except Exception:  # the next run's discard_pending retries it
                 pass
             what = f"{cause.strerror}" if isinstance(cause, OSError) and cause.strerror else " ".join(str(cause).split())[:200]
-            raise StoreError(f"loading {len(rows)} paper(s) into {store.path} failed at dlt's {exc.step} step: {what}; the ingest did not complete (run it again once that is fixed)") from exc
+            raise StoreError(f"loading {len(rows)} paper(s) into {store.location} failed at dlt's {exc.step} step: {what}; the ingest did not complete (run it again once that is fixed)") from exc
     return discarded
 
 
@@ -163,9 +162,9 @@ def _pipeline(store: Store):
     import dlt
 
     return dlt.pipeline(
-        pipeline_name=f"scholarstack_{stable_hash(str(store.path.resolve()), 8)}",
-        destination=dlt.destinations.duckdb(str(store.path)),
-        dataset_name=RAW_SCHEMA,
+        pipeline_name=f"scholarstack_{stable_hash(store.url or str(store.path.resolve()), 8)}",
+        destination=dlt.destinations.postgres(store.url) if store.postgres else dlt.destinations.duckdb(str(store.path)),
+        dataset_name=store.raw_schema,
         pipelines_dir=str(store.home / ".dlt"),
     )
 
@@ -253,7 +252,7 @@ def ingest_records(store: Store, items: Iterable[PaperRecord | tuple[str, str]],
     after = raw_hashes(store)
     lost = [r["paper_id"] for r in changed_rows if after.get(r["paper_id"]) != r["content_hash"]]
     if lost:  # report what was really loaded, never what was meant to be
-        raise RuntimeError(f"the load into {store.path} finished but {len(lost)} paper(s) are not there ({', '.join(lost[:5])}); "
+        raise RuntimeError(f"the load into {store.location} finished but {len(lost)} paper(s) are not there ({', '.join(lost[:5])}); "
                            "run the ingest again")
     notes = [(run_id, f["source"], "source", f["reason"], "ingest", json.dumps(f)) for f in failed]
     notes += [(run_id, w["paper_id"], "source_warning", w["reason"], "ingest", json.dumps(w)) for w in renamed + warnings]

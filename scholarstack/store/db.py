@@ -1,14 +1,16 @@
-"""The embedded store: one DuckDB file in a directory. The store package owns every SQL statement
-about papers, objects and their history: this module the connections and every read, `registry`
-the gate's writes, `schema` the tables. (Evaluations own their results table.)
+"""The store: a directory with its tables in one DuckDB file (the embedded default) or in a
+PostgreSQL database (`url=` or SCHOLARSTACK_STORE_URL; `postgres.py`). The store package owns every
+SQL statement about papers, objects and their history: this module the connections and every read,
+`registry` the gate's writes, `schema` the tables. (Evaluations own their results table.)
 
-Plain SQL with no DuckDB-only constraint tricks, so Postgres can replace DuckDB behind the same
-methods. No PRIMARY KEY constraints: DuckDB checks them eagerly inside a transaction, which
-breaks delete-then-insert upserts; uniqueness is kept by the registry, the only writer.
+One SQL text for both engines (the few spellings that differ are methods here). No PRIMARY KEY
+constraints on DuckDB: it checks them eagerly inside a transaction, which breaks delete-then-insert
+upserts; PostgreSQL checks its unique indexes at the statement, after the delete.
 
-Concurrency: every connection is opened under an exclusive file lock and closed afterwards, so
-two processes writing the same store serialize; a writer that cannot get the lock within
-`lock_timeout` seconds gets a StoreBusyError naming the store, and nothing is written.
+Concurrency on DuckDB: every connection is opened under an exclusive file lock and closed
+afterwards, so two processes writing the same store serialize; a writer that cannot get the lock
+within `lock_timeout` seconds gets a StoreBusyError naming the store, and nothing is written. On
+PostgreSQL writers run side by side in SERIALIZABLE transactions (`write_attempts` retries a loser).
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ import json
 import os
 import threading
 from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +46,9 @@ def sql(con: duckdb.DuckDBPyConnection, statement: str, params: list[Any] | None
         pass
 
 
+URL_FILE = "store.url"  # in a store directory whose tables live in PostgreSQL: the database and schema (JSON)
+
+
 def _one_line(exc: BaseException) -> str:
     return " ".join(str(exc).split())[:300]
 
@@ -53,7 +58,14 @@ def resolve_home(path: str | os.PathLike | None = None) -> Path:
 
 
 class Store(CorpusReads):
-    """A store directory: `store.duckdb`, its lock, the LLM cache and the vector index files.
+    """A store directory: `store.duckdb` and its lock (or `store.url` naming its PostgreSQL
+    database), the LLM cache and the vector index files.
+
+    PostgreSQL: `url=` or SCHOLARSTACK_STORE_URL when the store is created. Each store directory
+    gets its own pair of schemas in that database (`s_<hash>` for its tables, `s_<hash>_raw` for
+    dlt's), so one server holds many stores (the benchmarks' among them); the directory remembers
+    both in `store.url`, so later commands need only the directory. A URL that contradicts the
+    directory's is an error naming both.
 
     `read_only=True` is for readers (status, show, history): it creates nothing and opens DuckDB
     read-only. It takes the store lock like a writer when the folder is writable (so a reader
@@ -61,7 +73,8 @@ class Store(CorpusReads):
     writer can be.
     """
 
-    def __init__(self, home: str | os.PathLike | None = None, lock_timeout: float | None = None, read_only: bool = False):
+    def __init__(self, home: str | os.PathLike | None = None, lock_timeout: float | None = None, read_only: bool = False,
+                 url: str | None = None):
         self.home = resolve_home(home)
         self.path = self.home / "store.duckdb"
         self.read_only = read_only
@@ -69,6 +82,10 @@ class Store(CorpusReads):
         self.lock_timeout = timeout
         self._local = threading.local()
         self._warm: WarmConnection | None = None
+        self.url, self.schema = self._database_url(url)
+        if self.url is not None:
+            self._open_postgres()
+            return
         if read_only:
             if not self.path.is_file():
                 raise StoreError(f"no store at {self.home} (no store.duckdb there); give --store DIR of a compiled store")
@@ -92,18 +109,80 @@ class Store(CorpusReads):
     def __repr__(self) -> str:
         return f"Store({str(self.home)!r})"
 
+    @property
+    def postgres(self) -> bool:
+        return self.url is not None
+
+    @property
+    def location(self) -> str:
+        """Where the tables are, for messages: the DuckDB file or the database URL without password."""
+        from .postgres import redacted
+
+        return redacted(self.url) if self.url else str(self.path)
+
+    @property
+    def raw_schema(self) -> str:
+        """Where dlt loads the ingested records (`<raw_schema>.papers`)."""
+        return f"{self.schema}_raw" if self.url else RAW_SCHEMA
+
+    def _database_url(self, url: str | None) -> tuple[str | None, str]:
+        from ..models.common import stable_hash
+
+        marker = self.home / URL_FILE
+        if marker.is_file():
+            try:
+                remembered = json.loads(marker.read_text())
+                known, schema = remembered["url"], remembered["schema"]
+            except (ValueError, KeyError, TypeError) as exc:
+                raise StoreError(f"{marker} is not a store's database record ({exc}); restore it or remove the directory") from exc
+            if url and url != known:
+                raise StoreError(f"store {self.home} lives in {known} ({URL_FILE}), not in the given {url}")
+            return known, schema
+        url = url or (settings().store_url if not self.path.exists() else None)  # a DuckDB store there stays on DuckDB
+        return url, ("s_" + stable_hash(str(self.home.resolve()), 12) if url else "main")
+
+    def _open_postgres(self) -> None:
+        from .postgres import CONSTRAINTS
+
+        self._lock = None  # PostgreSQL's transactions keep writers apart, not a file lock
+        if self.read_only:
+            if not (self.home / URL_FILE).is_file() and not self.table_exists("main", "objects"):
+                raise StoreError(f"no store at {self.location}; give --store DIR of a compiled store")
+            return
+        try:
+            self.home.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StoreError(f"cannot create store directory {self.home}: {exc.strerror or exc}") from exc
+        with self.transaction() as con:
+            sql(con, "SELECT pg_advisory_xact_lock(7406)")  # two processes creating the tables at once
+            sql(con, f"CREATE SCHEMA IF NOT EXISTS {self.schema}; SET search_path TO {self.schema};" + SCHEMA + CONSTRAINTS)
+        if not (self.home / URL_FILE).is_file():  # only once the database answered: a mistyped URL is not remembered
+            (self.home / URL_FILE).write_text(json.dumps({"url": self.url, "schema": self.schema}) + "\n")
+
     # -- connections -------------------------------------------------------------------------
     def keep_warm(self, idle: float = 1.0) -> None:
         """For a long-running server (MCP): keep one connection open between calls and give each
         call a cursor on it, so a call does not reopen the file (20-30 ms on a 1,000-paper store)
         and calls from several threads run side by side. The connection is closed, and the lock
-        freed for writers in other processes, after `idle` seconds without a call."""
+        freed for writers in other processes, after `idle` seconds without a call. (DuckDB only: a
+        PostgreSQL connection costs milliseconds and needs no lock.)"""
         if self._lock is not None and self._warm is None:
             self._warm = WarmConnection(self, idle)
 
     @contextmanager
     def exclusive(self) -> Iterator[None]:
-        """Hold the store lock without a connection (for writers with their own, such as dlt)."""
+        """Hold the store lock without a connection (for writers with their own, such as dlt). On
+        PostgreSQL an advisory lock, so two loads do not race for dlt's staging tables."""
+        if self.url is not None:
+            from .postgres import PgConnection
+
+            holder = PgConnection(self.url, self.schema)
+            try:
+                holder.execute("SELECT pg_advisory_lock(7407)").fetchall()
+                yield
+            finally:
+                holder.close()  # ends the session, which releases the lock
+            return
         if self._warm is not None:
             self._warm.close()  # a writer with its own connection cannot share the warm one's lock
         depth = getattr(self._local, "depth", 0)
@@ -141,8 +220,8 @@ class Store(CorpusReads):
                 finally:
                     self._local.con = None
             return
-        with self.exclusive():
-            con = self._open_read_only() if self.read_only else self._open()
+        with self.exclusive() if self.url is None else nullcontext():
+            con = self._open_read_only() if self.read_only and not self.url else self._open()
             self._local.con = con
             try:
                 yield con
@@ -151,6 +230,15 @@ class Store(CorpusReads):
                 con.close()
 
     def _open(self) -> duckdb.DuckDBPyConnection:
+        if self.url is not None:
+            import psycopg
+
+            from .postgres import PgConnection
+
+            try:
+                return PgConnection(self.url, self.schema, read_only=self.read_only)
+            except psycopg.Error as exc:
+                raise StoreError(f"cannot open store {self.location}: {_one_line(exc)}") from exc
         try:
             return duckdb.connect(str(self.path))
         except duckdb.Error as exc:
@@ -177,7 +265,7 @@ class Store(CorpusReads):
             if getattr(self._local, "in_tx", False):
                 yield con
                 return
-            sql(con, "BEGIN TRANSACTION")
+            sql(con, "BEGIN ISOLATION LEVEL SERIALIZABLE" if self.url else "BEGIN TRANSACTION")
             self._local.in_tx = True
             try:
                 yield con
@@ -187,6 +275,24 @@ class Store(CorpusReads):
                 raise
             finally:
                 self._local.in_tx = False
+
+    def write_attempts(self):
+        """Attempts at a write transaction: `for attempt in store.write_attempts(): with attempt: ...`.
+        One on DuckDB (the file lock already serialises writers); on PostgreSQL a transaction that
+        lost a serialization or uniqueness conflict to a concurrent writer is run again, from its
+        reads, a few times with jittered backoff, then a StoreBusyError."""
+        from tenacity import RetryError, Retrying, retry_if_exception_type, stop_after_attempt, wait_random_exponential
+
+        if self.url is None or getattr(self._local, "in_tx", False):  # inside a transaction: the outer one retries
+            return Retrying(stop=stop_after_attempt(1), reraise=True)
+        from .postgres import RETRYABLE
+
+        def busy(state):
+            raise StoreBusyError(f"store {self.location}: a write lost {state.attempt_number} conflicts with concurrent "
+                                 f"writers ({_one_line(state.outcome.exception())}); run it again") from state.outcome.exception()
+
+        return Retrying(retry=retry_if_exception_type(RETRYABLE), stop=stop_after_attempt(8),
+                        wait=wait_random_exponential(multiplier=0.05, max=2), retry_error_callback=busy)
 
     def query(self, sql: str, params: Iterable[Any] = ()) -> list[tuple]:
         with self.connect() as con:
@@ -202,6 +308,9 @@ class Store(CorpusReads):
     @staticmethod
     def insert_rows(con: duckdb.DuckDBPyConnection, table: str, columns: list[str], rows: list[tuple]) -> None:
         if not rows:
+            return
+        if hasattr(con, "copy_rows"):  # PostgreSQL: COPY
+            con.copy_rows(table, columns, rows)
             return
         arrow = pa.table({c: [r[i] for r in rows] for i, c in enumerate(columns)})
         con.register("_bulk", arrow)
@@ -220,12 +329,31 @@ class Store(CorpusReads):
         con.register(name, pa.table({"id": pa.array(sorted(set(ids)), type=pa.string())}))
 
     # -- reads used everywhere ---------------------------------------------------------------
+    def json_text(self, column: str, *keys: str) -> str:
+        """SQL for the text at `keys` in a JSON text column (the one spelling the engines do not share)."""
+        if self.url:
+            return f"({column}::jsonb #>> '{{{','.join(keys)}}}')"
+        return f"json_extract_string({column}, '$.{'.'.join(keys)}')"
+
+    def insert_events(self, con, rows: list[tuple]) -> None:
+        """(ts, run_id, event, obj_id, version, detail) rows, numbered in order after every earlier event
+        (on PostgreSQL from a sequence, so concurrent writers never read-modify-write a counter)."""
+        if not rows:
+            return
+        if self.url:
+            seqs = [r[0] for r in con.execute("SELECT nextval('event_seq') FROM generate_series(1, ?)", [len(rows)]).fetchall()]
+        else:
+            start = con.execute("SELECT coalesce(max(seq), 0) + 1 FROM events").fetchall()[0][0]
+            seqs = range(start, start + len(rows))
+        self.insert_rows(con, "events", ["seq", "ts", "run_id", "event", "obj_id", "version", "detail"],
+                         [(seq, *r) for seq, r in zip(seqs, rows)])
+
     def current_rows(self, ids: Iterable[str]) -> dict[str, dict[str, Any]]:
         with self.connect() as con:
             self.with_id_table(con, "_ids", ids)
             cur = con.execute(
                 "SELECT id, kind, version, lifecycle, content_hash, verification, evidence_hash, "
-                "json_extract_string(data, '$.provenance.producer') FROM objects WHERE id IN (SELECT id FROM _ids)"
+                f"{self.json_text('data', 'provenance', 'producer')} FROM objects WHERE id IN (SELECT id FROM _ids)"
             )
             return {r[0]: dict(kind=r[1], version=r[2], lifecycle=r[3], content_hash=r[4], verification=r[5],
                                evidence_hash=r[6], producer=r[7]) for r in cur.fetchall()}
@@ -326,8 +454,8 @@ class Store(CorpusReads):
         return [r[0] for r in self.query("SELECT locator FROM evidence WHERE obj_id = ?", [obj_id])]
 
     def objects(self, kind: str, lifecycle: tuple[str, ...] = ("current", "needs_recheck"), paper_id: str | None = None) -> list[dict[str, Any]]:
-        sql = "SELECT * FROM objects WHERE kind = ? AND lifecycle IN (SELECT unnest(?))"
-        params: list[Any] = [kind, list(lifecycle)]
+        sql = f"SELECT * FROM objects WHERE kind = ? AND lifecycle IN ({', '.join('?' * len(lifecycle))})"
+        params: list[Any] = [kind, *lifecycle]
         if paper_id is not None:
             sql += " AND paper_id = ?"
             params.append(paper_id)
@@ -349,7 +477,7 @@ class Store(CorpusReads):
     def status(self) -> dict[str, Any]:
         with self.connect() as con:
             by_state = con.execute(
-                "SELECT layer, kind, lifecycle, verification, count(*) FROM objects GROUP BY ALL ORDER BY ALL"
+                "SELECT layer, kind, lifecycle, verification, count(*) FROM objects GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4"
             ).fetchall()
             versions = con.execute("SELECT count(*), count(DISTINCT id) FROM object_versions").fetchall()[0]
             rejections = con.execute("SELECT kind, count(*) FROM rejections GROUP BY kind ORDER BY kind").fetchall()
@@ -363,6 +491,7 @@ class Store(CorpusReads):
         needs = sum(n for _, _, lc, _, n in by_state if lc == "needs_recheck")
         return {
             "store": str(self.home),
+            "tables": f"{self.location} schema {self.schema}" if self.url else "duckdb",
             "layers": layers,
             "sentences": sentences[0],
             "papers_with_sentences": sentences[1],
@@ -389,12 +518,14 @@ class Store(CorpusReads):
         """One event in an object's history that changes no object (e.g. a task reusing it)."""
         from datetime import datetime, timezone
 
-        with self.transaction() as con:
-            seq = con.execute("SELECT coalesce(max(seq), 0) + 1 FROM events").fetchall()[0][0]
-            self.insert_rows(con, "events", ["seq", "ts", "run_id", "event", "obj_id", "version", "detail"],
-                             [(seq, datetime.now(timezone.utc), run_id, event, obj_id, version, detail[:500])])
+        for attempt in self.write_attempts():
+            with attempt, self.transaction() as con:
+                self.insert_events(con, [(datetime.now(timezone.utc), run_id, event, obj_id, version, detail[:500])])
 
     def table_exists(self, schema: str, table: str, column: str | None = None) -> bool:
+        """`schema` "main" is the store's own tables (on PostgreSQL its `s_<hash>` schema)."""
+        if self.url and schema == "main":
+            schema = self.schema
         if column is not None:
             return bool(self.query("SELECT 1 FROM information_schema.columns WHERE table_schema = ? AND table_name = ? "
                                    "AND column_name = ?", [schema, table, column]))

@@ -3,30 +3,31 @@ SQL stays in the store package)."""
 
 from __future__ import annotations
 
-from .schema import RAW_SCHEMA
-
 
 class CorpusReads:
-    """Mixed into `Store`: uses its `query`, `transaction`, `insert_rows`, `with_id_table` and `table_exists`."""
+    """Mixed into `Store`: uses its `query`, `connect`, `transaction`, `insert_rows`, `with_id_table`,
+    `json_text`, `table_exists` and `raw_schema`."""
 
     def raw_papers(self) -> list[tuple[str, str, str]]:
         """(paper_id, content_hash, source) of every ingested record, by paper id."""
-        if not self.table_exists(RAW_SCHEMA, "papers"):
+        if not self.table_exists(self.raw_schema, "papers"):
             return []
-        return self.query(f"SELECT paper_id, content_hash, source FROM {RAW_SCHEMA}.papers ORDER BY paper_id")
+        return self.query(f"SELECT paper_id, content_hash, source FROM {self.raw_schema}.papers ORDER BY paper_id")
 
     def raw_record_json(self, paper_id: str) -> str | None:
-        rows = self.query(f"SELECT record FROM {RAW_SCHEMA}.papers WHERE paper_id = ?", [paper_id]) \
-            if self.table_exists(RAW_SCHEMA, "papers") else []
+        rows = self.query(f"SELECT record FROM {self.raw_schema}.papers WHERE paper_id = ?", [paper_id]) \
+            if self.table_exists(self.raw_schema, "papers") else []
         return rows[0][0] if rows else None
 
     def raw_years(self, ids: list[str] | None = None) -> list[tuple[str, int | None]]:
         """(paper_id, the year its record states or None) of every ingested record, or of `ids`."""
-        if not self.table_exists(RAW_SCHEMA, "papers"):
+        if not self.table_exists(self.raw_schema, "papers"):
             return []
-        where, params = ("WHERE list_contains(?, paper_id)", [ids]) if ids is not None else ("", [])
-        return self.query(f"SELECT paper_id, TRY_CAST(json_extract_string(record, '$.year') AS INTEGER) FROM {RAW_SCHEMA}.papers {where}",
-                          params)
+        with self.connect() as con:
+            self.with_id_table(con, "_years", ids or [])
+            where = "WHERE paper_id IN (SELECT id FROM _years)" if ids is not None else ""
+            rows = self.query(f"SELECT paper_id, {self.json_text('record', 'year')} FROM {self.raw_schema}.papers {where}")
+        return [(pid, int(y) if y and y.strip().lstrip("-").isdigit() else None) for pid, y in rows]
 
     def current_ids(self, kind: str) -> set[str]:
         return {r[0] for r in self.query("SELECT id FROM objects WHERE kind = ? AND lifecycle = 'current'", [kind])}
@@ -50,8 +51,8 @@ class CorpusReads:
         """(paper_id, front matter sentences, body sentences) per paper with a current source map: the
         front is the title and abstract (or the first seven sentences), the body every prose, caption,
         table-row and heading sentence."""
-        return self.query("SELECT paper_id, list(text ORDER BY sid) FILTER (WHERE section IN ('title', 'abstract') OR sid <= 6), "
-                          "list(text ORDER BY sid) FILTER (WHERE kind IN ('prose', 'caption', 'table_row', 'heading')) "
+        return self.query("SELECT paper_id, array_agg(text ORDER BY sid) FILTER (WHERE section IN ('title', 'abstract') OR sid <= 6), "
+                          "array_agg(text ORDER BY sid) FILTER (WHERE kind IN ('prose', 'caption', 'table_row', 'heading')) "
                           "FROM sentences WHERE is_current GROUP BY paper_id ORDER BY paper_id")
 
     def fidelity_counts(self) -> dict[str, int]:

@@ -173,27 +173,25 @@ def register_many(
     models = _validate(_prepare(cands, task, producer, report.run_id, reject), validator, reject)
 
     ids = {i: o.id for i, o in models}  # ids hash the identity: compute each once
-    with store.transaction() as con:
-        batch = Admission(store, models, ids, allow_revision, reject, default_verifier)
-        for i, obj in models:
-            admitted = batch.admit(i, obj, ids[i])
-            if admitted is not None:
-                outcomes[i] = Outcome(i, admitted.obj.kind, admitted.id, admitted.status, admitted.version)
-        writes, clears, state = batch.writes, batch.clears, batch.state
-        _write(store, con, report.run_id, now, writes, clears, rejection_rows)
-        revised = [oid for oid, (_, _, st, *_) in writes.items() if st == "revised"]
-        report.marked_for_recheck = _propagate(store, con, revised, set(state), report.run_id, now, "revised")
+    settled, settled_rejections = list(outcomes), list(rejection_rows)  # what a retried transaction starts from
+    for attempt in store.write_attempts():
+        with attempt, store.transaction() as con:
+            outcomes[:], rejection_rows[:] = settled, settled_rejections
+            batch = Admission(store, models, ids, allow_revision, reject, default_verifier)
+            for i, obj in models:
+                admitted = batch.admit(i, obj, ids[i])
+                if admitted is not None:
+                    outcomes[i] = Outcome(i, admitted.obj.kind, admitted.id, admitted.status, admitted.version)
+            writes, clears, state = batch.writes, batch.clears, batch.state
+            _write(store, con, report.run_id, now, writes, clears, rejection_rows)
+            revised = [oid for oid, (_, _, st, *_) in writes.items() if st == "revised"]
+            report.marked_for_recheck = _propagate(store, con, revised, set(state), report.run_id, now, "revised")
 
     report.outcomes = [o for o in outcomes if o is not None]
     return report
 
 
-def _next_seq(con) -> int:
-    return con.execute("SELECT coalesce(max(seq), 0) + 1 FROM events").fetchall()[0][0]
-
-
 def _write(store: Store, con, run_id: str, now: datetime, writes, clears, rejection_rows) -> None:
-    seq = _next_seq(con)
     events: list[tuple] = []
     if writes:
         ids = list(writes)
@@ -212,7 +210,7 @@ def _write(store: Store, con, run_id: str, now: datetime, writes, clears, reject
                              json.dumps(snapshot, ensure_ascii=False) if snapshot else None))
             ref_rows.extend((oid, dst, role) for dst, role in obj.cited_ids())
             ev_rows.extend((oid, loc) for loc in obj.locators())
-            events.append((seq + len(events), now, run_id, status, oid, version, obj.provenance.task or ""))
+            events.append((now, run_id, status, oid, version, obj.provenance.task or ""))
             if isinstance(obj, SourceMap):
                 sent_rows.extend(
                     (obj.locator(s.sid), oid, s.sid, version, s.section, s.start, s.end, s.text, True, s.kind)
@@ -232,8 +230,8 @@ def _write(store: Store, con, run_id: str, now: datetime, writes, clears, reject
             "UPDATE objects SET lifecycle = 'current', recheck_cause = NULL, verification = ?, verification_note = ?, updated_at = ? WHERE id = ?",
             [obj.verification.value, obj.verification_note, now, oid],
         )
-        events.append((seq + len(events), now, run_id, "reverified", oid, None, f"re-registered unchanged; verification {obj.verification.value}"))
-    store.insert_rows(con, "events", ["seq", "ts", "run_id", "event", "obj_id", "version", "detail"], events)
+        events.append((now, run_id, "reverified", oid, None, f"re-registered unchanged; verification {obj.verification.value}"))
+    store.insert_events(con, events)
     store.insert_rows(con, "rejections", ["ts", "run_id", "kind", "candidate_id", "reason", "producer", "data"], rejection_rows)
 
 
@@ -271,11 +269,7 @@ def _propagate(store: Store, con, changed: list[str], fresh: set[str], run_id: s
         [now],
     )
     con.unregister("_causes")
-    seq = _next_seq(con)
-    store.insert_rows(
-        con, "events", ["seq", "ts", "run_id", "event", "obj_id", "version", "detail"],
-        [(seq + k, now, run_id, "needs_recheck", oid, None, cause) for k, (oid, cause) in enumerate(causes)],
-    )
+    store.insert_events(con, [(now, run_id, "needs_recheck", oid, None, cause) for oid, cause in causes])
     return len(causes)
 
 
@@ -284,34 +278,31 @@ def withdraw(store: Store, ids: Iterable[str], reason: str, run_id: str | None =
     run_id = run_id or new_run_id()
     now = datetime.now(timezone.utc)
     ids = list(ids)
-    with store.transaction() as con:
-        rows = store.current_rows(ids)
-        live_ids = [i for i, r in rows.items() if r["lifecycle"] != Lifecycle.withdrawn]
-        if not live_ids:
-            return 0
-        store.with_id_table(con, "_wd", live_ids)
-        sql(con, 
-            # The withdrawn version says what the last one said, on the evidence that one was checked against.
-            "INSERT INTO object_versions (id, version, kind, lifecycle, verification, content_hash, run_id, created_at, data, evidence_texts) "
-            "SELECT o.id, o.version + 1, o.kind, 'withdrawn', o.verification, o.content_hash, ?, ?, o.data, v.evidence_texts "
-            "FROM objects o LEFT JOIN object_versions v ON v.id = o.id AND v.version = o.version WHERE o.id IN (SELECT id FROM _wd)",
-            [run_id, now],
-        )
-        sql(con, 
-            "UPDATE object_versions SET lifecycle = 'superseded' WHERE id IN (SELECT id FROM _wd) AND lifecycle = 'current'"
-        )
-        sql(con, 
-            "UPDATE objects SET version = version + 1, lifecycle = 'withdrawn', recheck_cause = ?, run_id = ?, updated_at = ? "
-            "WHERE id IN (SELECT id FROM _wd)",
-            [reason, run_id, now],
-        )
-        sql(con, "DELETE FROM refs WHERE src_id IN (SELECT id FROM _wd)")
-        seq = _next_seq(con)
-        store.insert_rows(
-            con, "events", ["seq", "ts", "run_id", "event", "obj_id", "version", "detail"],
-            [(seq + k, now, run_id, "withdrawn", oid, rows[oid]["version"] + 1, reason) for k, oid in enumerate(live_ids)],
-        )
-        _propagate(store, con, live_ids, set(), run_id, now, "withdrawn")
+    for attempt in store.write_attempts():
+        with attempt, store.transaction() as con:
+            rows = store.current_rows(ids)
+            live_ids = [i for i, r in rows.items() if r["lifecycle"] != Lifecycle.withdrawn]
+            if not live_ids:
+                return 0
+            store.with_id_table(con, "_wd", live_ids)
+            sql(con, 
+                # The withdrawn version says what the last one said, on the evidence that one was checked against.
+                "INSERT INTO object_versions (id, version, kind, lifecycle, verification, content_hash, run_id, created_at, data, evidence_texts) "
+                "SELECT o.id, o.version + 1, o.kind, 'withdrawn', o.verification, o.content_hash, ?, ?, o.data, v.evidence_texts "
+                "FROM objects o LEFT JOIN object_versions v ON v.id = o.id AND v.version = o.version WHERE o.id IN (SELECT id FROM _wd)",
+                [run_id, now],
+            )
+            sql(con, 
+                "UPDATE object_versions SET lifecycle = 'superseded' WHERE id IN (SELECT id FROM _wd) AND lifecycle = 'current'"
+            )
+            sql(con, 
+                "UPDATE objects SET version = version + 1, lifecycle = 'withdrawn', recheck_cause = ?, run_id = ?, updated_at = ? "
+                "WHERE id IN (SELECT id FROM _wd)",
+                [reason, run_id, now],
+            )
+            sql(con, "DELETE FROM refs WHERE src_id IN (SELECT id FROM _wd)")
+            store.insert_events(con, [(now, run_id, "withdrawn", oid, rows[oid]["version"] + 1, reason) for oid in live_ids])
+            _propagate(store, con, live_ids, set(), run_id, now, "withdrawn")
     return len(live_ids)
 
 
@@ -338,34 +329,34 @@ def recheck(store: Store, verifier: Verifier | None = None, ids: Iterable[str] |
         from ..verify import default_verifier as verifier
     run_id = run_id or new_run_id()
     now = datetime.now(timezone.utc)
-    results = []
-    with store.transaction() as con:
-        rows = store.objects_needing_recheck(list(ids) if ids is not None else None)
-        rows.sort(key=lambda r: LAYER_ORDER.index(r["kind"]))
-        objs = [load_object(r) for r in rows]
-        cited_ids = {c for o in objs for c, _ in o.cited_ids()}
-        cited_rows = store.current_rows(cited_ids)
-        texts = store.current_sentences({loc for o in objs for loc in o.locators()})
-        ctx = RecheckContext(store, texts)
-        ctx.preload(c for c, r in cited_rows.items() if r["kind"] != "paper")
-        ctx.preload_cited()
-        updates = []
-        for row, obj in zip(rows, objs):
-            missing = [c for c, _ in obj.cited_ids() if c not in cited_rows or cited_rows[c]["lifecycle"] == Lifecycle.withdrawn]
-            missing += [loc for loc in obj.locators() if loc not in texts]
-            if missing:
-                result, note = Verification.failed, "references no longer resolve: " + ", ".join(missing[:5])
-            else:
-                result, note = verifier(obj, ctx)
-            updates.append((row["id"], result.value, note[:500]))
-            results.append({"id": row["id"], "kind": row["kind"], "verification": result.value, "note": note, "cause": row["recheck_cause"]})
-        if updates:
-            con.register("_upd", pa.table({"id": [u[0] for u in updates], "verification": [u[1] for u in updates], "note": [u[2] for u in updates]}))
-            sql(con, "UPDATE objects SET lifecycle = 'current', verification = _upd.verification, verification_note = _upd.note, "
-                     "recheck_cause = NULL, updated_at = ? FROM _upd WHERE objects.id = _upd.id", [now])
-            con.unregister("_upd")
-            seq = _next_seq(con)
-            versions = {r["id"]: r["version"] for r in rows}
-            store.insert_rows(con, "events", ["seq", "ts", "run_id", "event", "obj_id", "version", "detail"],
-                              [(seq + k, now, run_id, "rechecked", oid, versions[oid], f"{v}: {n}"[:500]) for k, (oid, v, n) in enumerate(updates)])
+    ids = list(ids) if ids is not None else None
+    for attempt in store.write_attempts():
+        with attempt, store.transaction() as con:
+            results = []
+            rows = store.objects_needing_recheck(ids)
+            rows.sort(key=lambda r: LAYER_ORDER.index(r["kind"]))
+            objs = [load_object(r) for r in rows]
+            cited_ids = {c for o in objs for c, _ in o.cited_ids()}
+            cited_rows = store.current_rows(cited_ids)
+            texts = store.current_sentences({loc for o in objs for loc in o.locators()})
+            ctx = RecheckContext(store, texts)
+            ctx.preload(c for c, r in cited_rows.items() if r["kind"] != "paper")
+            ctx.preload_cited()
+            updates = []
+            for row, obj in zip(rows, objs):
+                missing = [c for c, _ in obj.cited_ids() if c not in cited_rows or cited_rows[c]["lifecycle"] == Lifecycle.withdrawn]
+                missing += [loc for loc in obj.locators() if loc not in texts]
+                if missing:
+                    result, note = Verification.failed, "references no longer resolve: " + ", ".join(missing[:5])
+                else:
+                    result, note = verifier(obj, ctx)
+                updates.append((row["id"], result.value, note[:500]))
+                results.append({"id": row["id"], "kind": row["kind"], "verification": result.value, "note": note, "cause": row["recheck_cause"]})
+            if updates:
+                con.register("_upd", pa.table({"id": [u[0] for u in updates], "verification": [u[1] for u in updates], "note": [u[2] for u in updates]}))
+                sql(con, "UPDATE objects SET lifecycle = 'current', verification = _upd.verification, verification_note = _upd.note, "
+                         "recheck_cause = NULL, updated_at = ? FROM _upd WHERE objects.id = _upd.id", [now])
+                con.unregister("_upd")
+                versions = {r["id"]: r["version"] for r in rows}
+                store.insert_events(con, [(now, run_id, "rechecked", oid, versions[oid], f"{v}: {n}"[:500]) for oid, v, n in updates])
     return results

@@ -49,7 +49,7 @@ def part_of_sample(tmp_path, others: int = 3):
     return folder
 
 
-def test_recompile_is_idempotent(store, tmp_path):
+def test_recompile_is_idempotent(backend, store, tmp_path):
     ingest_paths(store, [part_of_sample(tmp_path)])
     first = compile_store(str(store.home), progress=False)
     versions = store.query("SELECT count(*) FROM object_versions")[0][0]

@@ -21,7 +21,7 @@ def _counts(store: Store) -> dict[str, int]:
     return dict(store.query("SELECT kind, count(*) FROM objects WHERE lifecycle <> 'withdrawn' GROUP BY kind"))
 
 
-def test_llm_outage_withdraws_nothing_and_exits_nonzero(tmp_path, capsys, monkeypatch):
+def test_llm_outage_withdraws_nothing_and_exits_nonzero(backend, tmp_path, capsys, monkeypatch):
     home = tmp_path / "store"
     write_md(tmp_path / "papers" / "tnt.md", "TnT: a statistical tagger", TAGGER)
     write_md(tmp_path / "papers" / "maxent.md", "A maximum entropy tagger",
@@ -48,7 +48,7 @@ def test_llm_outage_withdraws_nothing_and_exits_nonzero(tmp_path, capsys, monkey
     assert again["ok"] and again["vector_index"]["total"] == vectors_before and again["vector_index"]["deleted"] == 0
 
 
-def test_two_files_with_one_name_are_two_papers(tmp_path):
+def test_two_files_with_one_name_are_two_papers(backend, tmp_path):
     store = Store(tmp_path / "store")
     a = write_md(tmp_path / "dirA" / "paper.md", "Paper A", TAGGER[:3])
     b = write_md(tmp_path / "dirB" / "paper.md", "Paper B", TAGGER[3:])

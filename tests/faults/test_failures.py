@@ -18,7 +18,7 @@ from .conftest import TAGGER, cli, read_only, run_cli, write_md
 DOWN = "http://127.0.0.1:9/v1"
 
 
-def test_one_malformed_record_is_rejected_alone(tmp_path):
+def test_one_malformed_record_is_rejected_alone(backend, tmp_path):
     scifact = tmp_path / "corpus.jsonl"
     scifact.write_text("\n".join(json.dumps(d) for d in [
         {"doc_id": "12:34", "title": "Colon id", "abstract": ["Aspirin reduces the risk of stroke by 20% in adults."]},
@@ -39,21 +39,21 @@ def test_one_malformed_record_is_rejected_alone(tmp_path):
     assert {"P1", "scifact-12_34", "scifact-9"} <= facts
 
 
-def test_a_record_that_slips_past_ingest_fails_alone_at_compile(tmp_path):
+def test_a_record_that_slips_past_ingest_fails_alone_at_compile(backend, tmp_path):
     """Even a raw row written by another tool (a negative sid) costs only its own paper."""
     store = Store(tmp_path / "store")
     ingest_paths(store, [write_md(tmp_path / "a.md", "Good paper", TAGGER), write_md(tmp_path / "b.md", "Other", TAGGER[:3])])
     with store.connect() as con:
-        rec = json.loads(con.execute("SELECT record FROM raw.papers WHERE paper_id = 'b'").fetchone()[0])
+        rec = json.loads(con.execute(f"SELECT record FROM {store.raw_schema}.papers WHERE paper_id = 'b'").fetchone()[0])
         rec["sections"][0]["sentences"] = [[-5, "Broken."]]
-        con.execute("UPDATE raw.papers SET record = ? WHERE paper_id = 'b'", [json.dumps(rec)])
+        con.execute(f"UPDATE {store.raw_schema}.papers SET record = ? WHERE paper_id = 'b'", [json.dumps(rec)])
     summary = compile_store(str(store.home), progress=False, organise=False)
     assert summary["source_maps"]["status_rejected"] == 1 and summary["source_maps"]["papers"] == 2
     assert {r["paper_id"] for r in store.objects("fact")} == {"a"}
     assert "malformed paper record" in store.query("SELECT reason FROM rejections WHERE candidate_id = 'b'")[0][0]
 
 
-def test_truncated_gzip_keeps_what_was_read(tmp_path):
+def test_truncated_gzip_keeps_what_was_read(backend, tmp_path):
     path = tmp_path / "papers.jsonl.gz"
     docs = [{"paper_id": f"P{i}", "title": f"T{i}", "abstract": [{"sid": 1, "text": TAGGER[i % 6] * 40}], "sections": []} for i in range(60)]
     with gzip.open(path, "wt") as fh:

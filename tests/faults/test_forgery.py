@@ -20,7 +20,7 @@ def _paper(store: Store) -> Fact:
     return real
 
 
-def test_gate_computes_verification_and_never_versions_a_forgery(tmp_path):
+def test_gate_computes_verification_and_never_versions_a_forgery(backend, tmp_path):
     store = Store(tmp_path / "store")
     real = _paper(store)
     assert store.get_row(real.id)["verification"] == "passed"
@@ -38,7 +38,7 @@ def test_gate_computes_verification_and_never_versions_a_forgery(tmp_path):
     assert rev.id == real.id and rev.status == "revised" and rev.version == 2
 
 
-def test_same_producer_reextracting_changed_evidence_revises(tmp_path):
+def test_same_producer_reextracting_changed_evidence_revises(backend, tmp_path):
     store = Store(tmp_path / "store")
     real = _paper(store)
     edited = TAGGER[:2] + ["TnT achieves 96.7% accuracy on the Penn Treebank WSJ corpus."] + TAGGER[3:]

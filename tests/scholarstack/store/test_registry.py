@@ -188,9 +188,12 @@ def _writer(home: str, start: int, n: int, q) -> None:
     q.put(total)
 
 
-def test_two_concurrent_writers_serialize(tmp_path):
+def test_two_concurrent_writers_serialize(backend, tmp_path):
+    """Two processes revise the same four facts at once: on DuckDB they queue for the file lock, on
+    PostgreSQL their SERIALIZABLE transactions conflict and the loser runs again. Either way nothing
+    is lost or duplicated and every id's versions are contiguous."""
     home = str(tmp_path / "store")
-    s = Store(home)
+    s = Store(home)  # on "postgres" the spawned writers find the database through the directory
     register(s, SourceMap(paper_key="P1", title="T", sentences=[Sentence(sid=1, text=SENTENCES[0])]))
     ctx = mp.get_context("spawn")
     q = ctx.Queue()
@@ -207,9 +210,11 @@ def test_two_concurrent_writers_serialize(tmp_path):
     assert sorted((n, v) for _, n, v in rows) == [(8, 8)] * 4
     assert s.query("SELECT count(DISTINCT id) FROM objects WHERE kind = 'fact'")[0][0] == 4
     assert s.query("SELECT count(*) FROM objects WHERE kind = 'fact'")[0][0] == 4
+    seqs = [r[0] for r in s.query("SELECT seq FROM events")]
+    assert len(seqs) == len(set(seqs)) and s.query("SELECT count(*) FROM events WHERE event = 'revised'")[0][0] == 4 * 7
 
 
-def test_busy_store_gives_clear_error(tmp_path):
+def test_busy_store_gives_clear_error(tmp_path):  # DuckDB's file lock (PostgreSQL has none to wait for)
     home = tmp_path / "store"
     a, b = Store(home), Store(home, lock_timeout=0.2)
     with a.exclusive():
