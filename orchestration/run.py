@@ -87,9 +87,31 @@ def resources_for(store_home: str | None = None, backend: str | None = None, **k
     return local_resources(store_home, backend, **kw) | {"compiler": compile_store}
 
 
+def _compile_range(store_home: str, backend: str, first: str, last: str, progress: bool, llm: dict | None,
+                   embedder: str | None) -> tuple[bool, dict, dict, list[str]]:
+    """One run of source maps and L1 over a contiguous range of paper partitions (in a worker process
+    when compiling in parallel): (success, source-map metadata, L1 metadata, check lines)."""
+    from dagster import materialize
+
+    from orchestration.graph import ASSETS, CHECKS
+
+    resources = resources_for(store_home, backend, progress=progress, embedder=embedder, **(llm or {}))
+    res = materialize([*ASSETS, *CHECKS], selection=["source_maps", "l1_facts"], instance=instance_for(Path(store_home)),
+                      resources=resources, run_config=QUIET, tags={RANGE_START: first, RANGE_END: last}, raise_on_error=False)
+    return res.success, _metadata(res, "source_maps"), _metadata(res, "l1_facts"), _checks(res)
+
+
+def _split(keys: list[str], parts: int) -> list[list[str]]:
+    size = -(-len(keys) // parts)
+    return [keys[i:i + size] for i in range(0, len(keys), size)]
+
+
 def compile_store(store_home: str | None, backend: str = "offline", papers: list[str] | None = None,
                   progress: bool = True, llm: dict | None = None, organise: bool = True, index: bool = True,
-                  embedder: str | None = None) -> dict[str, Any]:
+                  embedder: str | None = None, workers: int = 1) -> dict[str, Any]:
+    """Source maps and L1 per paper, then L2, L3, recheck and the index. `workers` > 1 (PostgreSQL
+    stores only: DuckDB has one writer) compiles the papers in that many worker processes, each a
+    Dagster run over its own contiguous range of partitions; the organisation runs once after."""
     from dagster import materialize
 
     from assets.partitions import paper_partitions
@@ -98,6 +120,9 @@ def compile_store(store_home: str | None, backend: str = "offline", papers: list
     from scholarstack.store import Store
 
     store = Store(store_home)
+    if workers > 1 and not store.postgres:
+        raise ValueError(f"--workers {workers} needs a PostgreSQL store (SCHOLARSTACK_STORE_URL): {store.home} is DuckDB, "
+                         "which takes one writer at a time")
     known = raw_paper_ids(store)
     if not known:
         raise ValueError(f"no papers ingested in {store.home}; run `scholarstack ingest PATH` first")
@@ -128,13 +153,22 @@ def compile_store(store_home: str | None, backend: str = "offline", papers: list
         cur.append(p)
     if cur:
         ranges.append(cur)
-    for rng in ranges:
-        res = materialize([*ASSETS, *CHECKS], selection=["source_maps", "l1_facts"], instance=instance, resources=resources, run_config=QUIET,
-                          tags={RANGE_START: rng[0], RANGE_END: rng[-1]}, raise_on_error=False)
-        summary["ok"] &= res.success
-        summary.setdefault("source_maps", []).append(_metadata(res, "source_maps"))
-        summary.setdefault("l1_facts", []).append(_metadata(res, "l1_facts"))
-        lines += _checks(res)
+    args = (str(store.home), backend)
+    rest = (progress and workers == 1, llm, embedder)
+    if workers > 1:
+        from concurrent.futures import ProcessPoolExecutor
+        from multiprocessing import get_context
+
+        chunks = [c for rng in ranges for c in _split(rng, workers)]
+        with ProcessPoolExecutor(min(workers, len(chunks)) or 1, mp_context=get_context("spawn")) as pool:
+            results = list(pool.map(_compile_range, *zip(*[(*args, c[0], c[-1], *rest) for c in chunks])))
+    else:
+        results = [_compile_range(*args, rng[0], rng[-1], *rest) for rng in ranges]
+    for ok, sm_meta, l1_meta, checks in results:
+        summary["ok"] &= ok
+        summary.setdefault("source_maps", []).append(sm_meta)
+        summary.setdefault("l1_facts", []).append(l1_meta)
+        lines += checks
     sm = _sum_metadata(summary.get("source_maps", []))
     l1 = _sum_metadata(summary.get("l1_facts", []))
     summary["source_maps"], summary["l1_facts"] = sm, l1

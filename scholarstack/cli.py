@@ -159,7 +159,7 @@ def cmd_find_papers(args: argparse.Namespace) -> int:
 def cmd_compile(args: argparse.Namespace) -> int:
     from orchestration.run import compile_store
 
-    summary = compile_store(args.store, backend=args.backend, papers=args.papers, progress=not args.json)
+    summary = compile_store(args.store, backend=args.backend, papers=args.papers, progress=not args.json, workers=args.workers)
     if args.json:
         _print_json(summary)
     else:
@@ -538,7 +538,8 @@ EXAMPLES = {  # shown under each command's --help
     "ingest": ["scholarstack ingest ../shared/data/acl_scisummnet/papers.jsonl.gz --limit 100", "scholarstack ingest paper.pdf --id my-paper"],
     "citations": ["scholarstack citations ../shared/data/acl_scisummnet/citances_dev.jsonl"],
     "find-papers": ['scholarstack find-papers "statistical POS taggers like TnT are available" --k 10 --before 2008'],
-    "compile": ["scholarstack compile", "scholarstack compile --backend openai"],
+    "compile": ["scholarstack compile", "scholarstack compile --backend openai",
+                "SCHOLARSTACK_STORE_URL=postgresql://u:p@host/db scholarstack compile --store runs/acl --workers 2"],
     "retrieve": ['scholarstack retrieve "unknown word handling in taggers" --layers fact entity --k 10'],
     "ask": ['scholarstack ask "What accuracy does TnT reach?" --paper A00-1031 --mode view'],
     "verify-claim": ['scholarstack verify-claim "TnT uses second order Markov models." --paper A00-1031'],
@@ -610,6 +611,8 @@ def build_parser() -> argparse.ArgumentParser:
     sp = add("compile", cmd_compile, "materialise source maps, L1, L2, L3 and the index (Dagster, in-process)")
     sp.add_argument("--backend", choices=["offline", "openai"], default="offline")
     sp.add_argument("--papers", nargs="*", default=None, help="only these paper ids (default: all ingested)")
+    sp.add_argument("--workers", type=positive_int, default=1,
+                    help="compile papers in this many processes (a PostgreSQL store only; DuckDB has one writer)")
     sp = add("demo", cmd_demo, "ingest the bundled sample, compile it through L3 and print what it produced")
     sp.add_argument("--backend", choices=["offline", "openai"], default="offline")
     sp = add("retrieve", cmd_retrieve, "hybrid retrieval over the compiled layers, rendered under a budget")
