@@ -1,10 +1,12 @@
 """Compile benchmark (not a test): 10, 100 and all 978 ACL ScisummNet papers, offline backend.
 
-Each size runs in its own process (so peak memory is that run's): ingest, full compile through
-L3 and the recheck, then a one-paper update (one sentence of one paper edited, re-ingested, its
-partition recompiled, L2/L3/recheck rerun) against the full compile.
+Each size and store configuration runs in its own process (so peak memory is that run's): ingest,
+full compile through L3 and the recheck, then a one-paper update (one sentence of one paper edited,
+re-ingested, its partition recompiled, L2/L3/recheck rerun) against the full compile.
+Configurations: `duckdb` (the embedded default), `postgres` (a throwaway local server) and
+`postgres:N` (N worker processes compiling papers).
 
-    .venv/bin/python -m benchmarks.compile_bench [--sizes 10 100 978] [--out bench_out]
+    .venv/bin/python -m benchmarks.compile_bench [--sizes 10 100 978] [--stores duckdb postgres postgres:2] [--out bench_out]
 """
 
 from __future__ import annotations
@@ -22,18 +24,18 @@ from pathlib import Path
 from scholarstack.settings import shared_data_dir
 
 
-def one(n: int, index: bool = False) -> dict:
+def one(n: int, index: bool = False, url: str | None = None, workers: int = 1) -> dict:
     from orchestration.run import compile_store
     from scholarstack.ingest.catalog import ingest_paths, ingest_records, raw_record
     from scholarstack.store import Store
 
     home = Path(tempfile.mkdtemp(prefix=f"compile-bench-{n}-"))
-    store = Store(home)
+    store = Store(home, url=url)
     t0 = time.perf_counter()
     rep = ingest_paths(store, [shared_data_dir() / "acl_scisummnet" / "papers.jsonl.gz"], limit=n)
     t_ingest = time.perf_counter() - t0
     t0 = time.perf_counter()
-    full = compile_store(str(home), progress=False, index=False)
+    full = compile_store(str(home), progress=False, index=False, workers=workers)
     t_full = time.perf_counter() - t0
     assert full["ok"], full["lines"]
     st = store.status()
@@ -56,7 +58,7 @@ def one(n: int, index: bool = False) -> dict:
         "sentences": st["sentences"],
         "update_one_paper_seconds": round(t_update, 1), "update_vs_full": round(t_update / t_full, 3),
         "update_rechecked": part["store_recheck"].get("rechecked", 0),
-        "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024),
+        "peak_rss_mb": round(max(resource.getrusage(w).ru_maxrss for w in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)) / 1024),
     }
     if index:  # the vector index, measured apart: embedding dominates and depends on the embedder
         from scholarstack.index.embed import MiniLMEmbedder
@@ -73,22 +75,40 @@ def one(n: int, index: bool = False) -> dict:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--sizes", nargs="*", type=int, default=[10, 100, 978])
+    ap.add_argument("--stores", nargs="*", default=["duckdb"], help="duckdb, postgres, postgres:N (N workers)")
     ap.add_argument("--one", type=int, default=None)
+    ap.add_argument("--url", default=None)
+    ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--out", default="bench_out")
     ap.add_argument("--index", action="store_true", help="also embed and index every sentence, fact, entity, synthesis (MiniLM)")
     args = ap.parse_args()
     if args.one is not None:
-        print("RESULT " + json.dumps(one(args.one, args.index)))
+        print("RESULT " + json.dumps(one(args.one, args.index, args.url, args.workers)))
         return
     rows = []
-    for n in args.sizes:
-        proc = subprocess.run([sys.executable, "-m", "benchmarks.compile_bench", "--one", str(n)] + (["--index"] if args.index else []), capture_output=True, text=True)
-        line = next((ln for ln in proc.stdout.splitlines() if ln.startswith("RESULT ")), None)
-        if line is None:
-            print(proc.stderr[-2000:], file=sys.stderr)
-            raise SystemExit(f"size {n} failed")
-        rows.append(json.loads(line[7:]))
-        print(f"done {n}: {rows[-1]}", file=sys.stderr)
+    server = None
+    try:
+        for n in args.sizes:
+            for k, config in enumerate(args.stores):
+                engine, _, workers = config.partition(":")
+                extra = ["--workers", workers or "1"]
+                if engine == "postgres":
+                    if server is None:
+                        from scholarstack.store.local_postgres import start_local_postgres
+
+                        server = start_local_postgres()
+                    extra += ["--url", server.create_database(f"bench_{n}_{k}")]
+                proc = subprocess.run([sys.executable, "-m", "benchmarks.compile_bench", "--one", str(n), *extra]
+                                      + (["--index"] if args.index else []), capture_output=True, text=True)
+                line = next((ln for ln in proc.stdout.splitlines() if ln.startswith("RESULT ")), None)
+                if line is None:
+                    print(proc.stderr[-2000:], file=sys.stderr)
+                    raise SystemExit(f"size {n} ({config}) failed")
+                rows.append({"store": config} | json.loads(line[7:]))
+                print(f"done {n} ({config}): {rows[-1]}", file=sys.stderr)
+    finally:
+        if server is not None:
+            server.stop()
     out = Path(args.out)
     out.mkdir(exist_ok=True)
     (out / "compile_bench.json").write_text(json.dumps(rows, indent=2))

@@ -20,6 +20,7 @@ from .organise.entities import Adjudicator, build_entities, entity_lookup
 from .organise.relations import extract_relations
 from .organise.taxonomy import assign_categories, induce_taxonomy, load_taxonomy
 from .store import Store, load_object, register_many, withdraw_missing
+from .store.registry import register_changed
 from .store.registry import BatchValidator
 from .synthesis import synthesize_categories, synthesize_results
 
@@ -112,22 +113,25 @@ def current_models(store: Store, kind: str) -> list:
 def compile_organisation(store: Store, run_id: str, taxonomy_path: str | Path | None = None, induce_k: int = 8,
                          adjudicator: Adjudicator | None = None, validator: BatchValidator | None = None,
                          backend: str = "offline") -> dict[str, Any]:
+    from .organise.mentions import keep_on_disk
+
     started = time.perf_counter()
+    keep_on_disk(store.home / "cache" / "mentions")  # a one-paper update tags that paper's statements, not the corpus's
     facts: list[Fact] = current_models(store, "fact")
     by_id = {f.id: f for f in facts}
     entities = build_entities(facts, adjudicator, run_id, backend)
-    ent_report = register_many(store, entities, run_id=run_id, validator=validator, producer="organise.entities")
+    ent_report = register_changed(store, entities, run_id=run_id, validator=validator, producer="organise.entities")
     if taxonomy_path:
         taxonomy = load_taxonomy(taxonomy_path)
     else:
         taxonomy = induce_taxonomy(entities, by_id, k=induce_k)
-    tax_report = register_many(store, [taxonomy], run_id=run_id, validator=validator, producer="organise.taxonomy")
+    tax_report = register_changed(store, [taxonomy], run_id=run_id, validator=validator, producer="organise.taxonomy")
     accepted = set(ent_report.accepted_ids)
     entities = [e for e in entities if e.id in accepted]
     assignments = assign_categories(taxonomy, entities, by_id, run_id, backend)
-    asg_report = register_many(store, assignments, run_id=run_id, validator=validator, producer="organise.assign")
+    asg_report = register_changed(store, assignments, run_id=run_id, validator=validator, producer="organise.assign")
     relations = extract_relations(facts, entity_lookup(entities), run_id, backend)
-    rel_report = register_many(store, relations, run_id=run_id, validator=validator, producer="organise.relations")
+    rel_report = register_changed(store, relations, run_id=run_id, validator=validator, producer="organise.relations")
     withdrawn = sum(
         withdraw_missing(store, kind, ids, reason=f"no longer produced by the {kind} rebuild", run_id=run_id)
         for kind, ids in (("entity", ent_report.accepted_ids), ("assignment", asg_report.accepted_ids), ("relation", rel_report.accepted_ids))
@@ -156,7 +160,7 @@ def compile_syntheses(store: Store, run_id: str, validator: BatchValidator | Non
         mine = [a for a in assignments if a.taxonomy_id == tax.id]
         syntheses += synthesize_categories(tax, mine, entities, facts, relations, run_id, backend)
     syntheses += synthesize_results(facts, run_id, backend)
-    report = register_many(store, syntheses, run_id=run_id, validator=validator, producer="synthesis")
+    report = register_changed(store, syntheses, run_id=run_id, validator=validator, producer="synthesis")
     withdrawn = withdraw_missing(store, "synthesis", report.accepted_ids, reason="scope no longer produced", run_id=run_id)
     return {
         "syntheses": len(report.accepted_ids), "withdrawn": withdrawn, "rejected": len(report.rejected),

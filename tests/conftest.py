@@ -17,6 +17,9 @@ if not os.environ["DAGSTER_HOME"]:
     del os.environ["DAGSTER_HOME"]
 
 SHARED = shared_data_dir()
+# For what only the embedded engine has (its file lock, its warm connection, its file on a full disk).
+duckdb_only = pytest.mark.skipif(os.environ.get("SCHOLARSTACK_TEST_BACKEND") == "postgres",
+                                 reason="DuckDB only: the whole suite runs on PostgreSQL here")
 
 
 def need_shared(*parts: str) -> Path:

@@ -82,6 +82,8 @@ class Store(CorpusReads):
         self.lock_timeout = timeout
         self._local = threading.local()
         self._warm: WarmConnection | None = None
+        if self.home.exists() and not self.home.is_dir():
+            raise StoreError(f"store path {self.home} is a file, not a directory")
         self.url, self.schema = self._database_url(url)
         if self.url is not None:
             self._open_postgres()
@@ -94,8 +96,6 @@ class Store(CorpusReads):
             if writable and not self.table_exists("main", "sentences", column="kind"):
                 Store(self.home, lock_timeout=timeout)  # a store from before the latest schema: migrate it once
             return
-        if self.home.exists() and not self.home.is_dir():
-            raise StoreError(f"store path {self.home} is a file, not a directory")
         try:
             self.home.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
@@ -153,6 +153,8 @@ class Store(CorpusReads):
             self.home.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise StoreError(f"cannot create store directory {self.home}: {exc.strerror or exc}") from exc
+        if not os.access(self.home, os.W_OK):  # its caches and dlt's state live there
+            raise StoreError(f"store {self.home} is not writable (read commands such as `status` work without write access)")
         with self.transaction() as con:
             sql(con, "SELECT pg_advisory_xact_lock(7406)")  # two processes creating the tables at once
             sql(con, f"CREATE SCHEMA IF NOT EXISTS {self.schema}; SET search_path TO {self.schema};" + SCHEMA + CONSTRAINTS)
@@ -236,7 +238,7 @@ class Store(CorpusReads):
             from .postgres import PgConnection
 
             try:
-                return PgConnection(self.url, self.schema, read_only=self.read_only)
+                return PgConnection(self.url, self.schema)
             except psycopg.Error as exc:
                 raise StoreError(f"cannot open store {self.location}: {_one_line(exc)}") from exc
         try:

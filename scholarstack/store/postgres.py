@@ -62,9 +62,10 @@ class PgConnection:
     """One psycopg connection in autocommit mode (the store issues BEGIN/COMMIT itself), its search
     path the store's schema."""
 
-    def __init__(self, url: str, schema: str, read_only: bool = False):
-        options = f"-c timezone=UTC -c search_path={schema}" + (" -c default_transaction_read_only=on" if read_only else "")
-        self.con = psycopg.connect(url, autocommit=True, options=options)
+    def __init__(self, url: str, schema: str):
+        # (A read-only store creates no tables; its connection is not a read-only one, since joins
+        # over id sets use temporary tables.)
+        self.con = psycopg.connect(url, autocommit=True, options=f"-c timezone=UTC -c search_path={schema}")
         self.registered: set[str] = set()
 
     def execute(self, statement: str, params: list[Any] | None = None) -> _Cursor:

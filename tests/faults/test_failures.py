@@ -12,6 +12,7 @@ import pytest
 from orchestration.run import compile_store
 from scholarstack.ingest.catalog import ingest_paths, raw_paper_ids
 from scholarstack.store import Store
+from tests.conftest import duckdb_only
 
 from .conftest import TAGGER, cli, read_only, run_cli, write_md
 
@@ -107,6 +108,7 @@ def test_bad_store_paths_give_one_line_errors(tmp_path, capsys, one_line_error):
         one_line_error(res.returncode, res.stderr, "cannot create store directory")
 
 
+@duckdb_only
 def test_disk_full_is_a_one_line_error(tmp_path, one_line_error):
     if os.geteuid() != 0:
         pytest.skip("a small tmpfs needs root to mount")

@@ -37,6 +37,7 @@ def test_a_contradicting_url_or_a_missing_store_is_a_clear_error(postgres, tmp_p
 
 
 def test_an_existing_duckdb_store_stays_on_duckdb(postgres, tmp_path, monkeypatch):
+    monkeypatch.delenv("SCHOLARSTACK_STORE_URL", raising=False)
     register(Store(tmp_path / "s"), _paper("P1"))
     monkeypatch.setenv("SCHOLARSTACK_STORE_URL", postgres)
     s = Store(tmp_path / "s")

@@ -22,8 +22,18 @@ from scholarstack.models import (
     Synthesis,
     Taxonomy,
 )
-from scholarstack.store import Store, StoreBusyError, load_object, recheck, register, register_many, revise, withdraw
+from scholarstack.store import (
+    Store,
+    StoreBusyError,
+    load_object,
+    recheck,
+    register,
+    register_many,
+    revise,
+    withdraw,
+)
 from scholarstack.store import registry as registry_module
+from tests.conftest import duckdb_only
 
 SENTENCES = [
     "TnT achieves 96.7% accuracy on the Penn Treebank.",
@@ -214,6 +224,7 @@ def test_two_concurrent_writers_serialize(backend, tmp_path):
     assert len(seqs) == len(set(seqs)) and s.query("SELECT count(*) FROM events WHERE event = 'revised'")[0][0] == 4 * 7
 
 
+@duckdb_only
 def test_busy_store_gives_clear_error(tmp_path):  # DuckDB's file lock (PostgreSQL has none to wait for)
     home = tmp_path / "store"
     a, b = Store(home), Store(home, lock_timeout=0.2)

@@ -7,10 +7,12 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 from scholarstack.store import Store, register
+from tests.conftest import duckdb_only
 
 from .test_registry import paper
 
 
+@duckdb_only
 def test_warm_store_opens_once_reads_from_threads_and_frees_the_lock_when_idle(tmp_path, monkeypatch):
     store = Store(tmp_path / "s", lock_timeout=10)
     register(store, paper())
