@@ -158,7 +158,7 @@ def build_entities(facts: list[Fact], adjudicate: Adjudicator | None = None, run
         # The canonical key is the longest key (the spelled-out form), stable across rebuilds.
         canon_key = max(keys, key=lambda k: (len(k), k))
         name = max((s for s in surfaces if normalise(s) == canon_key), key=lambda s: (surfaces[s], s), default=surfaces.most_common(1)[0][0])
-        aliases = sorted({s for s in surfaces if s.lower() != name.lower()}, key=str.lower)
+        aliases = sorted({s for s in surfaces if s.lower() != name.lower()}, key=lambda s: (s.lower(), s))  # ties by case too: set order varies by process
         mentions = [Mention(text=s, fact_id=f, paper_id=p) for f, p, s in facts_cited[:MAX_MENTIONS]]
         entities.append(Entity(type=etype, key=canon_key, name=name, aliases=aliases[:30], mentions=mentions,
                                merge_notes=sorted(set(n for k in keys for n in notes.get(k, [])))[:10], provenance=prov))
