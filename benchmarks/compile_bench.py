@@ -26,7 +26,7 @@ from scholarstack.settings import shared_data_dir
 
 def one(n: int, index: bool = False, url: str | None = None, workers: int = 1) -> dict:
     from orchestration.run import compile_store
-    from scholarstack.ingest.catalog import ingest_paths, ingest_records, raw_record
+    from scholarstack.ingest.catalog import ingest_paths, raw_record
     from scholarstack.store import Store
 
     home = Path(tempfile.mkdtemp(prefix=f"compile-bench-{n}-"))
@@ -39,16 +39,15 @@ def one(n: int, index: bool = False, url: str | None = None, workers: int = 1) -
     t_full = time.perf_counter() - t0
     assert full["ok"], full["lines"]
     st = store.status()
-    # One-paper update: edit one sentence of the first paper that has sections.
+    # One-paper update, in a fresh process as a nightly refresh would run it (this one's caches are
+    # warm): one sentence of the first paper that has sections edited, re-ingested, recompiled.
     pid = next(p for p in rep["paper_ids"] if raw_record(store, p).sections)
-    rec = raw_record(store, pid)
-    sid, text = rec.sections[0].sentences[0]
-    rec.sections[0].sentences[0] = (sid, text + " This sentence was revised.")
-    t0 = time.perf_counter()
-    ingest_records(store, [rec])
-    part = compile_store(str(home), papers=[pid], progress=False, index=False)
-    t_update = time.perf_counter() - t0
-    assert part["ok"], part["lines"]
+    proc = subprocess.run([sys.executable, "-m", "benchmarks.compile_bench", "--update", str(home), pid],
+                          capture_output=True, text=True)
+    line = next((ln for ln in proc.stdout.splitlines() if ln.startswith("RESULT ")), None)
+    if line is None:
+        raise RuntimeError(f"the update failed: {proc.stderr[-2000:]}")
+    t_update, rechecked = json.loads(line[7:])
     out = {
         "papers": n, "ingest_seconds": round(t_ingest, 1), "compile_seconds": round(t_full, 1),
         "papers_per_minute": round(n / t_full * 60, 1),
@@ -57,7 +56,7 @@ def one(n: int, index: bool = False, url: str | None = None, workers: int = 1) -
         "syntheses": st["layers"].get("L3", {}).get("synthesis", {}).get("total", 0),
         "sentences": st["sentences"],
         "update_one_paper_seconds": round(t_update, 1), "update_vs_full": round(t_update / t_full, 3),
-        "update_rechecked": part["store_recheck"].get("rechecked", 0),
+        "update_rechecked": rechecked,
         "peak_rss_mb": round(max(resource.getrusage(w).ru_maxrss for w in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)) / 1024),
     }
     if index:  # the vector index, measured apart: embedding dominates and depends on the embedder
@@ -72,16 +71,38 @@ def one(n: int, index: bool = False, url: str | None = None, workers: int = 1) -
     return out
 
 
+def update(home: str, pid: str) -> tuple[float, int]:
+    """Edit one sentence of `pid`, re-ingest it and recompile its partition, L2, L3 and the recheck:
+    (seconds, objects rechecked)."""
+    from orchestration.run import compile_store
+    from scholarstack.ingest.catalog import ingest_records, raw_record
+    from scholarstack.store import Store
+
+    store = Store(home)
+    rec = raw_record(store, pid)
+    sid, text = rec.sections[0].sentences[0]
+    rec.sections[0].sentences[0] = (sid, text + " This sentence was revised.")
+    t0 = time.perf_counter()
+    ingest_records(store, [rec])
+    part = compile_store(home, papers=[pid], progress=False, index=False)
+    assert part["ok"], part["lines"]
+    return time.perf_counter() - t0, part["store_recheck"].get("rechecked", 0)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--sizes", nargs="*", type=int, default=[10, 100, 978])
     ap.add_argument("--stores", nargs="*", default=["duckdb"], help="duckdb, postgres, postgres:N (N workers)")
     ap.add_argument("--one", type=int, default=None)
     ap.add_argument("--url", default=None)
+    ap.add_argument("--update", nargs=2, metavar=("HOME", "PAPER"), help=argparse.SUPPRESS)
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--out", default="bench_out")
     ap.add_argument("--index", action="store_true", help="also embed and index every sentence, fact, entity, synthesis (MiniLM)")
     args = ap.parse_args()
+    if args.update:
+        print("RESULT " + json.dumps(update(*args.update)))
+        return
     if args.one is not None:
         print("RESULT " + json.dumps(one(args.one, args.index, args.url, args.workers)))
         return

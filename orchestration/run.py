@@ -101,6 +101,15 @@ def _compile_range(store_home: str, backend: str, first: str, last: str, progres
     return res.success, _metadata(res, "source_maps"), _metadata(res, "l1_facts"), _checks(res)
 
 
+def _share_cores(workers: int) -> None:
+    """In a worker: torch gets its share of the cores (workers each taking all of them thrash)."""
+    threads = str(max(1, (os.cpu_count() or 1) // workers))
+    os.environ["OMP_NUM_THREADS"] = os.environ["MKL_NUM_THREADS"] = threads
+    import torch
+
+    torch.set_num_threads(int(threads))
+
+
 def _split(keys: list[str], parts: int) -> list[list[str]]:
     size = -(-len(keys) // parts)
     return [keys[i:i + size] for i in range(0, len(keys), size)]
@@ -153,17 +162,17 @@ def compile_store(store_home: str | None, backend: str = "offline", papers: list
         cur.append(p)
     if cur:
         ranges.append(cur)
-    args = (str(store.home), backend)
-    rest = (progress and workers == 1, llm, embedder)
-    if workers > 1:
+    jobs = [(str(store.home), backend, c[0], c[-1], progress and workers == 1, llm, embedder)
+            for rng in ranges for c in (_split(rng, workers) if workers > 1 else [rng])]
+    if workers > 1 and jobs:
         from concurrent.futures import ProcessPoolExecutor
         from multiprocessing import get_context
 
-        chunks = [c for rng in ranges for c in _split(rng, workers)]
-        with ProcessPoolExecutor(min(workers, len(chunks)) or 1, mp_context=get_context("spawn")) as pool:
-            results = list(pool.map(_compile_range, *zip(*[(*args, c[0], c[-1], *rest) for c in chunks])))
+        with ProcessPoolExecutor(min(workers, len(jobs)), mp_context=get_context("spawn"), initializer=_share_cores,
+                                 initargs=(workers,)) as pool:
+            results = list(pool.map(_compile_range, *zip(*jobs)))
     else:
-        results = [_compile_range(*args, rng[0], rng[-1], *rest) for rng in ranges]
+        results = [_compile_range(*job) for job in jobs]
     for ok, sm_meta, l1_meta, checks in results:
         summary["ok"] &= ok
         summary.setdefault("source_maps", []).append(sm_meta)

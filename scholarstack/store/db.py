@@ -283,7 +283,7 @@ class Store(CorpusReads):
         One on DuckDB (the file lock already serialises writers); on PostgreSQL a transaction that
         lost a serialization or uniqueness conflict to a concurrent writer is run again, from its
         reads, a few times with jittered backoff, then a StoreBusyError."""
-        from tenacity import RetryError, Retrying, retry_if_exception_type, stop_after_attempt, wait_random_exponential
+        from tenacity import Retrying, retry_if_exception_type, stop_after_attempt, wait_random_exponential
 
         if self.url is None or getattr(self._local, "in_tx", False):  # inside a transaction: the outer one retries
             return Retrying(stop=stop_after_attempt(1), reraise=True)

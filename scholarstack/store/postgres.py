@@ -39,7 +39,8 @@ def _pg_type(t: pa.DataType) -> str:
 
 
 def _translate(statement: str) -> str:
-    """DuckDB's `?` placeholders as psycopg's `%s` (a literal % doubled first)."""
+    """DuckDB's `?` placeholders as psycopg's `%s` (a literal % doubled first). The store's SQL has
+    no `?` inside string literals."""
     return statement.replace("%", "%%").replace("?", "%s")
 
 
@@ -72,8 +73,8 @@ class PgConnection:
         cur = self.con.cursor()
         if params:
             cur.execute(_translate(statement), params)
-        else:
-            cur.execute(statement.replace("%", "%%") if "%" in statement else statement)
+        else:  # without parameters psycopg sends the text as it is: nothing to translate
+            cur.execute(statement)
         return _Cursor(cur)
 
     def cursor(self) -> PgConnection:

@@ -48,3 +48,9 @@ def test_an_unreachable_server_names_the_store(tmp_path):
     with pytest.raises(StoreError, match="cannot open store postgresql://u:\\*\\*\\*@127.0.0.1:1/x"):
         Store(tmp_path / "s", url="postgresql://u:secret@127.0.0.1:1/x")
     assert not (tmp_path / "s" / "store.url").exists()  # a mistyped URL is not remembered
+
+
+def test_percent_signs_and_placeholders_reach_postgres_as_written(postgres, tmp_path):
+    s = Store(tmp_path / "s", url=postgres)
+    assert s.query("SELECT '96.7%' LIKE '%\\%'") == [(True,)]  # no parameters: the text as written
+    assert s.query("SELECT ? || '%'", ["96.7"]) == [("96.7%",)]
