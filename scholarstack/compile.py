@@ -18,7 +18,7 @@ from .llm.usage import Usage
 from .models import Assignment, Entity, Fact, Relation, Sentence, SourceMap, Taxonomy
 from .organise.entities import Adjudicator, build_entities, entity_lookup
 from .organise.relations import extract_relations
-from .organise.taxonomy import assign_categories, induce_taxonomy, load_taxonomy
+from .organise.taxonomy import assign_categories, keep_or_induce, load_taxonomy
 from .store import Store, load_object, register_many, withdraw_missing
 from .store.registry import register_changed
 from .store.registry import BatchValidator
@@ -124,7 +124,8 @@ def compile_organisation(store: Store, run_id: str, taxonomy_path: str | Path | 
     if taxonomy_path:
         taxonomy = load_taxonomy(taxonomy_path)
     else:
-        taxonomy = induce_taxonomy(entities, by_id, k=induce_k)
+        current = [t for t in current_models(store, "taxonomy") if t.origin == "induced" and t.name == "induced"]
+        taxonomy = keep_or_induce(current[0] if current else None, entities, by_id, k=induce_k)
     tax_report = register_changed(store, [taxonomy], run_id=run_id, validator=validator, producer="organise.taxonomy")
     accepted = set(ent_report.accepted_ids)
     entities = [e for e in entities if e.id in accepted]

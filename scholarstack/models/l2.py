@@ -30,6 +30,13 @@ class Taxonomy(ResearchObject):
     name: str = Field(..., min_length=1)
     origin: str = Field("supplied", pattern="^(supplied|induced)$")
     dimensions: list[Dimension] = Field(..., min_length=1)
+    induced_from: int = Field(0, ge=0, description="method entities an induced taxonomy was clustered from")
+
+    def hashed_content(self) -> dict:
+        data = super().hashed_content()
+        if not data.get("induced_from"):  # added later: unset, it leaves older taxonomies' hashes alone
+            data.pop("induced_from", None)
+        return data
 
     def category_ids(self) -> dict[str, Category]:
         return {f"{self.id}/{d.key}/{c.key}": c for d in self.dimensions for c in d.categories}

@@ -46,7 +46,23 @@ def induce_taxonomy(entities: list[Entity], facts: dict[str, Fact], k: int = 8, 
         top = [terms[i] for i in km.cluster_centers_[c].argsort()[::-1][:4]]
         cats.append(Category(key=f"c{c}_" + re.sub(r"[^a-z0-9]+", "_", top[0].lower()).strip("_"), name=" / ".join(top),
                              criteria=f"methods whose facts are about {', '.join(top)}", keywords=top))
-    return Taxonomy(name=name, origin="induced", dimensions=[Dimension(key="method_cluster", name="Method cluster", categories=cats)])
+    return Taxonomy(name=name, origin="induced", induced_from=len(methods),
+                    dimensions=[Dimension(key="method_cluster", name="Method cluster", categories=cats)])
+
+
+REINDUCE_CHANGE = 0.10  # share of method entities gained or lost before an induced taxonomy is clustered again
+
+
+def keep_or_induce(current: Taxonomy | None, entities: list[Entity], facts: dict[str, Fact], k: int = 8) -> Taxonomy:
+    """The current induced taxonomy while the method entities number within REINDUCE_CHANGE of those
+    it was clustered from and `k` is unchanged (so a nightly refresh of a few papers does not rename
+    every category and re-create every assignment); a new induction otherwise."""
+    methods = sum(1 for e in entities if e.type == EntityType.method)
+    if current is not None and current.origin == "induced" and current.induced_from \
+            and sum(len(d.categories) for d in current.dimensions) == k \
+            and abs(methods - current.induced_from) <= REINDUCE_CHANGE * current.induced_from:
+        return current
+    return induce_taxonomy(entities, facts, k=k)
 
 
 @lru_cache(maxsize=4096)

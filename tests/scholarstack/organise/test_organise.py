@@ -6,7 +6,7 @@ from scholarstack.models import Certainty, EntityType, Fact, RelationType
 from scholarstack.organise.entities import build_entities, entity_lookup, normalise
 from scholarstack.organise.mentions import acronym_pairs, extract_mentions
 from scholarstack.organise.relations import extract_relations
-from scholarstack.organise.taxonomy import assign_categories, load_taxonomy
+from scholarstack.organise.taxonomy import assign_categories, keep_or_induce, load_taxonomy
 from scholarstack.settings import CONFIG_DIR
 from scholarstack.synthesis import synthesize_categories
 
@@ -77,3 +77,17 @@ def test_assignments_relations_and_synthesis():
     assert set(disc.scope.studies) >= {"P1", "P3"}
     cited = {b.object_id for b in disc.basis}
     assert cited <= set(facts) | {a.id for a in asg}
+
+
+def test_an_induced_taxonomy_is_kept_until_the_methods_change_by_a_tenth():
+    methods = [F(i, f"The {w} tagger model reaches {90 + i}% accuracy on the Penn Treebank.", paper=f"P{i}",
+                 subject=f"{w} tagger model") for i, w in enumerate(
+        "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigma tau upsilon".split(), 1)]
+    ents = [e for e in build_entities(methods) if e.type == EntityType.method]
+    facts = {f.id: f for f in methods}
+    first = keep_or_induce(None, ents, facts, k=3)
+    assert first.origin == "induced" and first.induced_from == len(ents) >= 20
+    assert keep_or_induce(first, ents[:-1], facts, k=3) is first  # one method fewer: the categories stay
+    assert keep_or_induce(first, ents, facts, k=4) is not first  # another k: clustered again
+    again = keep_or_induce(first, ents[: int(len(ents) * 0.8)], facts, k=3)  # a fifth gone: clustered again
+    assert again is not first and again.induced_from < first.induced_from
