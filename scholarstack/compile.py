@@ -20,8 +20,7 @@ from .organise.entities import Adjudicator, build_entities, entity_lookup
 from .organise.relations import extract_relations
 from .organise.taxonomy import assign_categories, keep_or_induce, load_taxonomy
 from .store import Store, load_object, register_many, withdraw_missing
-from .store.registry import register_changed
-from .store.registry import BatchValidator
+from .store.registry import BatchValidator, register_changed
 from .synthesis import synthesize_categories, synthesize_results
 
 if TYPE_CHECKING:
