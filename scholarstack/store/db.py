@@ -33,7 +33,7 @@ DEFAULT_HOME = ".scholarstack"
 
 from .errors import StoreBusyError, StoreError
 from .reads import CorpusReads
-from .schema import OBJECT_COLUMNS, RAW_SCHEMA, SCHEMA, SENTENCE_COLUMNS, VERSION_COLUMNS  # noqa: F401  (re-exported)
+from .schema import NEWEST_COLUMN, OBJECT_COLUMNS, RAW_SCHEMA, SCHEMA, SENTENCE_COLUMNS, VERSION_COLUMNS  # noqa: F401  (re-exported)
 from .warm import WarmConnection
 
 
@@ -93,7 +93,7 @@ class Store(CorpusReads):
                 raise StoreError(f"no store at {self.home} (no store.duckdb there); give --store DIR of a compiled store")
             writable = os.access(self.home, os.W_OK) and (not (self.home / "store.lock").exists() or os.access(self.home / "store.lock", os.W_OK))
             self._lock = FileLock(str(self.home / "store.lock"), timeout=timeout, is_singleton=False) if writable else None
-            if writable and not self.table_exists("main", "sentences", column="kind"):
+            if writable and not self.table_exists("main", *NEWEST_COLUMN):
                 Store(self.home, lock_timeout=timeout)  # a store from before the latest schema: migrate it once
             return
         try:
@@ -155,9 +155,10 @@ class Store(CorpusReads):
             raise StoreError(f"cannot create store directory {self.home}: {exc.strerror or exc}") from exc
         if not os.access(self.home, os.W_OK):  # its caches and dlt's state live there
             raise StoreError(f"store {self.home} is not writable (read commands such as `status` work without write access)")
-        with self.transaction() as con:
-            sql(con, "SELECT pg_advisory_xact_lock(7406)")  # two processes creating the tables at once
-            sql(con, f"CREATE SCHEMA IF NOT EXISTS {self.schema}; SET search_path TO {self.schema};" + SCHEMA + CONSTRAINTS)
+        if not self.table_exists("main", *NEWEST_COLUMN):  # DDL on live tables would lock out (or deadlock) their writers
+            with self.transaction() as con:
+                sql(con, "SELECT pg_advisory_xact_lock(7406)")  # two processes creating the tables at once
+                sql(con, f"CREATE SCHEMA IF NOT EXISTS {self.schema}; SET search_path TO {self.schema};" + SCHEMA + CONSTRAINTS)
         if not (self.home / URL_FILE).is_file():  # only once the database answered: a mistyped URL is not remembered
             (self.home / URL_FILE).write_text(json.dumps({"url": self.url, "schema": self.schema}) + "\n")
 

@@ -36,6 +36,10 @@ CREATE INDEX IF NOT EXISTS objects_id ON objects (id);
 CREATE INDEX IF NOT EXISTS sentences_locator ON sentences (locator);
 """
 
+# The last column SCHEMA adds: where it exists, the whole SCHEMA ran (it runs in one transaction), so
+# a store opening need not run it again. Move this when SCHEMA gains a later column.
+NEWEST_COLUMN = ("object_versions", "evidence_texts")
+
 OBJECT_COLUMNS = [
     "id", "kind", "layer", "version", "lifecycle", "verification", "verification_note",
     "content_hash", "paper_id", "label", "task", "recheck_cause", "run_id", "updated_at", "data", "evidence_hash",
