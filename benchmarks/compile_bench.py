@@ -42,12 +42,7 @@ def one(n: int, index: bool = False, url: str | None = None, workers: int = 1) -
     # One-paper update, in a fresh process as a nightly refresh would run it (this one's caches are
     # warm): one sentence of the first paper that has sections edited, re-ingested, recompiled.
     pid = next(p for p in rep["paper_ids"] if raw_record(store, p).sections)
-    proc = subprocess.run([sys.executable, "-m", "benchmarks.compile_bench", "--update", str(home), pid],
-                          capture_output=True, text=True)
-    line = next((ln for ln in proc.stdout.splitlines() if ln.startswith("RESULT ")), None)
-    if line is None:
-        raise RuntimeError(f"the update failed: {proc.stderr[-2000:]}")
-    t_update, rechecked = json.loads(line[7:])
+    t_update, rechecked = _in_a_process(["--update", str(home), pid], "the one-paper update")
     out = {
         "papers": n, "ingest_seconds": round(t_ingest, 1), "compile_seconds": round(t_full, 1),
         "papers_per_minute": round(n / t_full * 60, 1),
@@ -69,6 +64,16 @@ def one(n: int, index: bool = False, url: str | None = None, workers: int = 1) -
         out |= {"index_vectors": ix["indexed"], "index_seconds": round(time.perf_counter() - t0, 1)}
     shutil.rmtree(home, ignore_errors=True)
     return out
+
+
+def _in_a_process(argv: list[str], what: str):
+    """This module run with `argv` in a fresh process: the JSON it prints after RESULT."""
+    proc = subprocess.run([sys.executable, "-m", "benchmarks.compile_bench", *argv], capture_output=True, text=True)
+    line = next((ln for ln in proc.stdout.splitlines() if ln.startswith("RESULT ")), None)
+    if line is None:
+        print(proc.stderr[-2000:], file=sys.stderr)
+        raise SystemExit(f"{what} failed")
+    return json.loads(line[7:])
 
 
 def update(home: str, pid: str) -> tuple[float, int]:
@@ -119,13 +124,8 @@ def main() -> None:
 
                         server = start_local_postgres()
                     extra += ["--url", server.create_database(f"bench_{n}_{k}")]
-                proc = subprocess.run([sys.executable, "-m", "benchmarks.compile_bench", "--one", str(n), *extra]
-                                      + (["--index"] if args.index else []), capture_output=True, text=True)
-                line = next((ln for ln in proc.stdout.splitlines() if ln.startswith("RESULT ")), None)
-                if line is None:
-                    print(proc.stderr[-2000:], file=sys.stderr)
-                    raise SystemExit(f"size {n} ({config}) failed")
-                rows.append({"store": config} | json.loads(line[7:]))
+                result = _in_a_process(["--one", str(n), *extra] + (["--index"] if args.index else []), f"size {n} ({config})")
+                rows.append({"store": config} | result)
                 print(f"done {n} ({config}): {rows[-1]}", file=sys.stderr)
     finally:
         if server is not None:

@@ -87,18 +87,23 @@ def resources_for(store_home: str | None = None, backend: str | None = None, **k
     return local_resources(store_home, backend, **kw) | {"compiler": compile_store}
 
 
-def _compile_range(store_home: str, backend: str, first: str, last: str, progress: bool, llm: dict | None,
-                   embedder: str | None) -> tuple[bool, dict, dict, list[str]]:
-    """One run of source maps and L1 over a contiguous range of paper partitions (in a worker process
-    when compiling in parallel): (success, source-map metadata, L1 metadata, check lines)."""
+def _l1_run(instance, resources: dict[str, Any], first: str, last: str) -> tuple[bool, dict, dict, list[str]]:
+    """One run of source maps and L1 over a contiguous range of paper partitions: (success,
+    source-map metadata, L1 metadata, check lines)."""
     from dagster import materialize
 
     from orchestration.graph import ASSETS, CHECKS
 
-    resources = resources_for(store_home, backend, progress=progress, embedder=embedder, **(llm or {}))
-    res = materialize([*ASSETS, *CHECKS], selection=["source_maps", "l1_facts"], instance=instance_for(Path(store_home)),
-                      resources=resources, run_config=QUIET, tags={RANGE_START: first, RANGE_END: last}, raise_on_error=False)
+    res = materialize([*ASSETS, *CHECKS], selection=["source_maps", "l1_facts"], instance=instance, resources=resources,
+                      run_config=QUIET, tags={RANGE_START: first, RANGE_END: last}, raise_on_error=False)
     return res.success, _metadata(res, "source_maps"), _metadata(res, "l1_facts"), _checks(res)
+
+
+def _worker_l1_run(store_home: str, backend: str, first: str, last: str, llm: dict | None,
+                   embedder: str | None) -> tuple[bool, dict, dict, list[str]]:
+    """`_l1_run` in a worker process, with its own instance and resources (neither crosses processes)."""
+    resources = resources_for(store_home, backend, progress=False, embedder=embedder, **(llm or {}))
+    return _l1_run(instance_for(Path(store_home)), resources, first, last)
 
 
 def _share_cores(workers: int) -> None:
@@ -162,17 +167,16 @@ def compile_store(store_home: str | None, backend: str = "offline", papers: list
         cur.append(p)
     if cur:
         ranges.append(cur)
-    jobs = [(str(store.home), backend, c[0], c[-1], progress and workers == 1, llm, embedder)
-            for rng in ranges for c in (_split(rng, workers) if workers > 1 else [rng])]
-    if workers > 1 and jobs:
+    if workers > 1 and ranges:
         from concurrent.futures import ProcessPoolExecutor
         from multiprocessing import get_context
 
+        jobs = [(str(store.home), backend, c[0], c[-1], llm, embedder) for rng in ranges for c in _split(rng, workers)]
         with ProcessPoolExecutor(min(workers, len(jobs)), mp_context=get_context("spawn"), initializer=_share_cores,
                                  initargs=(workers,)) as pool:
-            results = list(pool.map(_compile_range, *zip(*jobs)))
+            results = list(pool.map(_worker_l1_run, *zip(*jobs)))
     else:
-        results = [_compile_range(*job) for job in jobs]
+        results = [_l1_run(instance, resources, rng[0], rng[-1]) for rng in ranges]
     for ok, sm_meta, l1_meta, checks in results:
         summary["ok"] &= ok
         summary.setdefault("source_maps", []).append(sm_meta)

@@ -155,8 +155,9 @@ def prefetch(texts: list[str]) -> None:
     todo = list(dict.fromkeys(t for t in texts if t not in _CACHE))
     if len(_CACHE) + len(todo) > CACHE_SIZE:
         _CACHE.clear()
-    if _DISK and todo:
-        found_on_disk = {t: m for t in todo if (m := _DISK[0].get(_disk_key(t))) is not None}
+    keys = {t: _disk_key(t) for t in todo} if _DISK else {}
+    if keys:
+        found_on_disk = {t: m for t, k in keys.items() if (m := _DISK[0].get(k)) is not None}
         _CACHE.update(found_on_disk)
         todo = [t for t in todo if t not in found_on_disk]
     for i in range(0, len(todo), 2048):
@@ -165,10 +166,10 @@ def prefetch(texts: list[str]) -> None:
             cleaned = [c for f in with_known_names(text, found) if (c := _clean(*f)) is not None]
             mentions = [Mention(surf, LEARNED_TYPES[t], a, e) for a, e, t, surf in cleaned]
             _CACHE[text] = tuple(mentions)
-        if _DISK:
+        if keys:
             with _DISK[0].transact():
                 for text in chunk:
-                    _DISK[0].set(_disk_key(text), _CACHE[text])
+                    _DISK[0].set(keys[text], _CACHE[text])
 
 
 def extract_mentions(text: str) -> tuple[Mention, ...]:

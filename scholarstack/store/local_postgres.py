@@ -36,6 +36,7 @@ class LocalPostgres:
     port: int
     bin: Path
     user: str
+    as_postgres: bool  # root: initdb and pg_ctl run as the postgres user
 
     def url(self, database: str = "postgres") -> str:
         # Trust authentication ignores the password; dlt's PostgreSQL destination insists on one.
@@ -49,11 +50,12 @@ class LocalPostgres:
         return self.url(name)
 
     def stop(self) -> None:
-        _run(self, [str(self.bin / "pg_ctl"), "-D", str(self.folder / "data"), "-m", "immediate", "stop"], check=False)
+        _run([str(self.bin / "pg_ctl"), "-D", str(self.folder / "data"), "-m", "immediate", "stop"], check=False,
+             as_postgres=self.as_postgres)
         shutil.rmtree(self.folder, ignore_errors=True)
 
 
-def _run(pg: LocalPostgres | None, argv: list[str], check: bool = True, as_postgres: bool = False) -> None:
+def _run(argv: list[str], check: bool = True, as_postgres: bool = False) -> None:
     if as_postgres:  # initdb and the server refuse to run as root
         argv = ["su", "postgres", "-s", "/bin/sh", "-c", " ".join(f"'{a}'" for a in argv)]
     done = subprocess.run(argv, capture_output=True, text=True)
@@ -72,9 +74,9 @@ def start_local_postgres() -> LocalPostgres:
     if root:
         folder.chmod(0o755)
         shutil.chown(folder, "postgres", "postgres")
-    pg = LocalPostgres(folder, _free_port(), bin_dir, user)
+    pg = LocalPostgres(folder, _free_port(), bin_dir, user, as_postgres=root)
     data = folder / "data"
-    _run(pg, [str(bin_dir / "initdb"), "-D", str(data), "-U", user, "-A", "trust", "-E", "UTF8", "--no-sync"], as_postgres=root)
+    _run([str(bin_dir / "initdb"), "-D", str(data), "-U", user, "-A", "trust", "-E", "UTF8", "--no-sync"], as_postgres=root)
     opts = f"-p {pg.port} -k {folder} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=100"
-    _run(pg, [str(bin_dir / "pg_ctl"), "-D", str(data), "-o", opts, "-l", str(folder / "log"), "-w", "start"], as_postgres=root)
+    _run([str(bin_dir / "pg_ctl"), "-D", str(data), "-o", opts, "-l", str(folder / "log"), "-w", "start"], as_postgres=root)
     return pg
