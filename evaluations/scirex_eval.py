@@ -1,7 +1,7 @@
 """L2 quality against SciREX (90 ML papers with gold mentions, salient clusters and relations).
 
 Two systems, measured in one run:
-- `offline_rules`: the surface mention rules (organise.mentions); clusters by normalised form with
+- `offline_rules`: the surface mention rules (l2.mentions); clusters by normalised form with
   abbreviations merged; salient = seen in two or more sections; relations from result sentences.
 - `offline_learned`: the mention tagger, then the document entity model (salience and
   (Method, Material) result pairs), both trained on SciREX train_docs only.
@@ -25,8 +25,8 @@ from pathlib import Path
 from typing import Any, Callable
 
 from scholarstack.models import EntityType
-from scholarstack.organise.entities import normalise
-from scholarstack.organise.mentions import acronym_pairs, rule_mentions
+from scholarstack.l2.entities import normalise
+from scholarstack.l2.mentions import acronym_pairs, rule_mentions
 
 TYPE_MAP = {EntityType.method: "Method", EntityType.other: "Method", EntityType.task: "Task",
             EntityType.metric: "Metric", EntityType.dataset: "Material"}

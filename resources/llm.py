@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from dagster import ConfigurableResource
 
-from scholarstack.extract.backends import LLMExtractor, OfflineExtractor
+from scholarstack.l1.backends import LLMExtractor, OfflineExtractor
 from scholarstack.llm.client import LLMClient, LLMConfig, store_client
-from scholarstack.organise.entities import Adjudicator, offline_adjudicator
+from scholarstack.l2.entities import Adjudicator, offline_adjudicator
 from scholarstack.store import Store
 
 
@@ -39,7 +39,7 @@ class LLMResource(ConfigurableResource):
 
     def adjudicator(self, store: Store) -> Adjudicator:
         if self.backend == "openai":
-            from scholarstack.organise.adjudicate import llm_adjudicator
+            from scholarstack.l2.adjudicate import llm_adjudicator
 
             return llm_adjudicator(self.client(store))
         return offline_adjudicator

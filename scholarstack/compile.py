@@ -16,15 +16,15 @@ from .ingest.records import EmptyPaperError, to_source_map
 from .llm.client import LLMUnavailableError
 from .llm.usage import Usage
 from .models import Assignment, Entity, Fact, Relation, Sentence, SourceMap, Taxonomy
-from .organise.entities import Adjudicator, build_entities, entity_lookup
-from .organise.relations import extract_relations
-from .organise.taxonomy import assign_categories, keep_or_induce, load_taxonomy
+from .l2.entities import Adjudicator, build_entities, entity_lookup
+from .l2.relations import extract_relations
+from .l2.taxonomy import assign_categories, keep_or_induce, load_taxonomy
 from .store import Store, load_object, register_many, withdraw_missing
 from .store.registry import BatchValidator, register_changed
-from .synthesis import synthesize_categories, synthesize_results
+from .l3 import synthesize_categories, synthesize_results
 
 if TYPE_CHECKING:
-    from .extract.backends import ExtractionResult
+    from .l1.backends import ExtractionResult
 
 
 class Extractor(Protocol):
@@ -112,7 +112,7 @@ def current_models(store: Store, kind: str) -> list:
 def compile_organisation(store: Store, run_id: str, taxonomy_path: str | Path | None = None, induce_k: int = 8,
                          adjudicator: Adjudicator | None = None, validator: BatchValidator | None = None,
                          backend: str = "offline") -> dict[str, Any]:
-    from .organise.mentions import keep_on_disk
+    from .l2.mentions import keep_on_disk
 
     started = time.perf_counter()
     keep_on_disk(store.home / "cache" / "mentions")  # a one-paper update tags that paper's statements, not the corpus's

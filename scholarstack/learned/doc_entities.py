@@ -26,8 +26,8 @@ from typing import Any
 
 import numpy as np
 
-from ..organise.entities import normalise
-from ..organise.mentions import acronym_pairs
+from ..l2.entities import normalise
+from ..l2.mentions import acronym_pairs
 
 WEIGHTS = Path(__file__).parent / "weights" / "doc_entities.json"
 NUMBER = re.compile(r"^\d+(?:\.\d+)?$")

@@ -167,7 +167,7 @@ def train(papers: dict[str, PaperCandidates], examples: list[Example], seed: int
 
 def candidates_from_source_map(sm) -> list[Candidate]:
     """A compiled paper's citable sentences, with what the offline extractor draws from each."""
-    from ..extract.offline import extract_facts
+    from ..l1.offline import extract_facts
 
     facts = extract_facts(sm)
     anchored = {int(f.evidence[0].rsplit(":", 1)[1]) for f in facts}

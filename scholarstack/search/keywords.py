@@ -15,8 +15,8 @@ from collections import Counter
 from pydantic import BaseModel, Field
 
 from ..llm.client import LLMClient, LLMOutputError
-from ..organise.entities import normalise
-from ..organise.mentions import extract_mentions
+from ..l2.entities import normalise
+from ..l2.mentions import extract_mentions
 from ..views.lexical import tokenize
 
 CITE_RE = re.compile(r"\[[\d,;\s\-–]+\]|\((?:[A-Z][A-Za-z\-]+(?: et al\.)?(?: (?:and|&) [A-Z][A-Za-z\-]+)?,? (?:19|20)\d\d[a-z]?;?\s*)+\)|"

@@ -82,7 +82,7 @@ def _entity_aliases(store: Store) -> dict[str, tuple[list[str], str | None]]:
 
 
 def plan_queries(store: Store, request: str, max_queries: int = 6) -> Plan:
-    from ..organise.mentions import extract_mentions
+    from ..l2.mentions import extract_mentions
     from ..tasks.common import check_text_input
 
     request = check_text_input(request, "request", 5000)

@@ -60,7 +60,7 @@ class LLMAspects(BaseModel):
 
 
 def _mentions(text: str, types: tuple[str, ...]) -> list[str]:
-    from ..organise.mentions import extract_mentions
+    from ..l2.mentions import extract_mentions
 
     return sorted({m.text.lower() for m in extract_mentions(text) if m.type.value in types})
 

@@ -63,7 +63,7 @@ def distinct(ranked, n: int) -> list:
 
 def typed_answer(question: str, ranked) -> tuple[str, list] | None:
     """The answer the question's form asks for, from the top evidence; None when it has none."""
-    from ..organise.mentions import extract_mentions
+    from ..l2.mentions import extract_mentions
 
     top = distinct(ranked, 3)
     m = ENTITY_Q.match(question.strip())

@@ -19,7 +19,7 @@ from functools import cached_property
 
 import numpy as np
 
-from ..organise.entities import normalise
+from ..l2.entities import normalise
 from ..store import Store
 from ..views.lexical import BM25, rrf
 

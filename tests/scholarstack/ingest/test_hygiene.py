@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from scholarstack.extract.offline import extract_facts
+from scholarstack.l1.offline import extract_facts
 from scholarstack.ingest.hygiene import repair, sentence_kind
 from scholarstack.ingest.records import PaperRecord, Section, to_source_map
 

@@ -101,7 +101,7 @@ def test_doc_model_trains_and_finds_salient_entities_of_a_real_paper(tmp_path):
 @pytest.mark.parametrize("junk", ["Tagging: average pseconds per token tokenizer lexicon Viterbi total 604 388",
                                   "93.9 94.3 94.0 94.7 95.9 95.9 Table 2 results 12 13"])
 def test_junk_yields_no_result(junk):
-    from scholarstack.extract.offline import extract_facts
+    from scholarstack.l1.offline import extract_facts
     from scholarstack.ingest.hygiene import sentence_kind
     from scholarstack.models import SourceMap
     from scholarstack.models.source import Sentence

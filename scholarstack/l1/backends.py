@@ -1,6 +1,6 @@
 """L1 extraction backends behind one interface: `extract(source_map) → ExtractionResult`.
 
-offline: the rules in extract/offline.py. openai: a model asked, per window of numbered sentences,
+offline: the rules in l1/offline.py. openai: a model asked, per window of numbered sentences,
 for facts under a bounded schema; sentence numbers it cites are checked against the window, and
 a citation to a sentence that is not there, or output that never validates, is recorded as a
 rejection with its reason — never dropped. Both backends' facts are verified by the same checker.

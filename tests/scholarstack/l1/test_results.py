@@ -1,7 +1,7 @@
 """Result facts: values bound to method, metric, dataset and task, standing alone."""
 
-from scholarstack.extract.offline import extract_facts
-from scholarstack.extract.results import specific
+from scholarstack.l1.offline import extract_facts
+from scholarstack.l1.results import specific
 from scholarstack.models import SourceMap
 from scholarstack.models.source import Sentence
 

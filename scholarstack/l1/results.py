@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from ..learned import doc_entities, mention_tagger
 from ..models import Context, Fact, FactType, Provenance, Quantity, SourceMap, Verification
 from ..models.common import stable_hash
-from ..organise.mentions import METRIC_WORDS, with_known_names
+from ..l2.mentions import METRIC_WORDS, with_known_names
 from ..verify import verify_fact
 
 CITABLE = ("prose", "caption", "table_row")
@@ -124,7 +124,7 @@ def paper_system_name(title: str) -> str:
 
 
 def _known(text: str, toks: list[tuple[str, int, int]], spans: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
-    """Token spans with known dataset and metric names merged in (organise.mentions.with_known_names)."""
+    """Token spans with known dataset and metric names merged in (l2.mentions.with_known_names)."""
     if not toks:
         return spans
     chars = [(toks[a][1], toks[b - 1][2], t, "") for a, b, t in spans]

@@ -1,6 +1,6 @@
 """Study types: a result carries the kind of study it comes from and the fields that kind needs."""
 
-from scholarstack.extract.backends import OfflineExtractor
+from scholarstack.l1.backends import OfflineExtractor
 from scholarstack.models import FactType, SourceMap, StudyType
 from scholarstack.models.source import Sentence
 

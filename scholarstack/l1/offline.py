@@ -1,6 +1,6 @@
 """Offline L1 extraction: learned entity models plus rules, no LLM.
 
-Reported results become facts of their own (extract/results.py: values bound to method, metric,
+Reported results become facts of their own (l1/results.py: values bound to method, metric,
 dataset and task with the learned mention tagger). For every other prose sentence: decide whether
 it states something reusable and of which type (cue patterns in a fixed priority), then fill the
 fact's parts: subject (a tagged mention before the main verb; for "It" or "This approach" the

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from scholarstack.models import Certainty, EntityType, Fact, RelationType
-from scholarstack.organise.entities import build_entities, entity_lookup, normalise
-from scholarstack.organise.mentions import acronym_pairs, extract_mentions
-from scholarstack.organise.relations import extract_relations
-from scholarstack.organise.taxonomy import assign_categories, keep_or_induce, load_taxonomy
+from scholarstack.l2.entities import build_entities, entity_lookup, normalise
+from scholarstack.l2.mentions import acronym_pairs, extract_mentions
+from scholarstack.l2.relations import extract_relations
+from scholarstack.l2.taxonomy import assign_categories, keep_or_induce, load_taxonomy
 from scholarstack.settings import CONFIG_DIR
-from scholarstack.synthesis import synthesize_categories
+from scholarstack.l3 import synthesize_categories
 
 
 def F(sid: int, text: str, paper: str = "P1", subject: str = "x", type_: str = "finding") -> Fact:

@@ -1,4 +1,5 @@
-"""L3 scoped syntheses, extractive (offline): one account per taxonomy category that spans papers.
+"""Building L3 (scoped syntheses; schemas in `models/l3.py`, asset `l3_syntheses`), offline: one
+account per taxonomy category that spans papers; provenance names the step `synthesis.*`.
 
 The basis cites registered assignments (supporting: why these entities belong here), findings
 about the member entities (supporting), limitations (limiting), and findings that contradict
@@ -27,9 +28,9 @@ from .models import (
     Taxonomy,
     Verification,
 )
-from .organise.entities import normalise
-from .organise.mentions import METRIC_RE
-from .organise.taxonomy import category_index
+from .l2.entities import normalise
+from .l2.mentions import METRIC_RE
+from .l2.taxonomy import category_index
 
 MAX_BASIS = 30
 

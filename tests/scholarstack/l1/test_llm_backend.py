@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from pydantic import BaseModel, Field, field_validator
 
-from scholarstack.extract.backends import LLMExtractor
+from scholarstack.l1.backends import LLMExtractor
 from scholarstack.llm.client import LLMClient, LLMConfig, LLMOutputError, LLMUnavailableError
 from scholarstack.models import Sentence, SourceMap, Verification
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from scholarstack.extract.offline import classify, extract_facts, find_conditions, find_quantities, find_subject
-from scholarstack.extract.results import paper_system_name
+from scholarstack.l1.offline import classify, extract_facts, find_conditions, find_quantities, find_subject
+from scholarstack.l1.results import paper_system_name
 from scholarstack.models import Fact, FactType, Quantity, Sentence, SourceMap, Verification
 from scholarstack.verify import verify_fact
 
@@ -63,7 +63,7 @@ def test_verification_catches_unfaithful_statements():
 
 
 def test_one_claim_per_fact_and_no_fragments():
-    from scholarstack.extract.offline import claims, extract_facts
+    from scholarstack.l1.offline import claims, extract_facts
     from scholarstack.models import SourceMap
     from scholarstack.models.source import Sentence
 
