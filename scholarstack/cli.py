@@ -58,11 +58,12 @@ def cmd_show(args: argparse.Namespace) -> int:
         return 0
     d = out["data"]
     print(f"{out['id']}  {out['kind']}  v{out['version']}  {out['lifecycle']}  verification={out['verification']}")
+    print(f"  {out['text']}")
     if out["verification_note"]:
         print(f"  note: {out['verification_note']}")
     if out["recheck_cause"]:
         print(f"  recheck cause: {out['recheck_cause']}")
-    for key in ("title", "statement", "subject", "type", "name", "aliases", "category_id", "account", "scope", "payload", "context", "quantities", "study"):
+    for key in ("subject", "type", "aliases", "category_id", "scope", "payload", "context", "quantities", "study"):  # the fields beyond its text
         if d.get(key) not in (None, "", [], {}):
             print(f"  {key}: {json.dumps(d[key], ensure_ascii=False) if not isinstance(d[key], str) else d[key]}")
     for b in d.get("basis", []):

@@ -21,6 +21,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field, field_validator
 
+from ..models import Source
+
 NodeType = Literal["Problem", "Hypothesis", "Method", "Assumption", "Risk", "EvalPlan", "NoveltyClaim", "EvidenceNeed", "Repair"]
 EdgeType = Literal["supports", "contradicts", "depends_on", "overlaps_prior", "repairs", "refines", "requires_evidence"]
 ActionKind = Literal["add_contradiction_edge", "propose_repair", "add_dependency_edge", "add_support_edge", "attach_evidence", "skip"]
@@ -35,10 +37,7 @@ BACKBONE = ("Problem", "Hypothesis", "Method", "EvalPlan")
 BACKBONE_DEPS = (("Hypothesis", "Problem"), ("Method", "Hypothesis"), ("EvalPlan", "Method"))
 
 
-class Evidence(BaseModel):
-    object_id: str
-    locators: list[str] = Field(default_factory=list)
-    text: str = ""
+Evidence = Source  # a node's evidence is what a cited source states: the model tasks cite with
 
 
 class Node(BaseModel):

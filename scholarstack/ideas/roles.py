@@ -30,7 +30,7 @@ def find_evidence(kb, text: str, k: int = 2, fact_types: tuple[str, ...] | None 
     papers = getattr(kb, "paper_filter", None)
     if papers:  # evidence only from the papers the user named
         view = select(view, papers=list(papers))
-    return [Evidence(object_id=i.id, locators=i.locators[:3], text=i.text[:300]) for i in view.items[:k]]
+    return [i.source(chars=300, locators=3) for i in view.items[:k]]
 
 
 class SeedIdea(BaseModel):

@@ -10,26 +10,14 @@ import time
 from typing import Any
 
 from ..models.common import stable_hash
+from ..models.text import INDEXED_KINDS, index_text
 from ..store import Store
 from .embed import Embedder
 from .vectors import VectorIndex
 
-INDEXED_KINDS = ("sentence", "fact", "entity", "synthesis")
-
 
 def collection_for(embedder: Embedder) -> str:
     return f"objects_{embedder.name}"
-
-
-def document_text(kind: str, data: dict[str, Any]) -> str:
-    if kind == "fact":
-        conds = "; ".join(data["context"]["conditions"])
-        return f"{data['statement']} ({data['subject']}{'; ' + conds if conds else ''})"
-    if kind == "entity":
-        return f"{data['name']} ({data['type']}): " + ", ".join(data["aliases"])
-    if kind == "synthesis":
-        return f"{data['scope']['topic']}: {data['account'][:1500]}"
-    raise ValueError(kind)
 
 
 def documents(store: Store, kinds: tuple[str, ...] = INDEXED_KINDS) -> dict[str, tuple[str, dict[str, str]]]:
@@ -42,7 +30,7 @@ def documents(store: Store, kinds: tuple[str, ...] = INDEXED_KINDS) -> dict[str,
         if kind == "sentence":
             continue
         for row in store.objects(kind):
-            docs[row["id"]] = (document_text(kind, row["data"]), {"kind": kind, "paper_id": row["paper_id"] or ""})
+            docs[row["id"]] = (index_text(kind, row["data"]), {"kind": kind, "paper_id": row["paper_id"] or ""})
     for oid, (text, payload) in docs.items():
         payload["hash"] = stable_hash(text, 12)
     return docs

@@ -26,7 +26,7 @@ class JudgementTask(StrEnum):
 class Source(BaseModel):
     """What one cited source states: its text, the sentences it stands on, the object when it is one."""
 
-    text: str = Field(..., max_length=5000)
+    text: str = Field("", max_length=5000)
     locators: list[str] = Field(default_factory=list, max_length=20)
     object_id: str = Field("", max_length=100)
 

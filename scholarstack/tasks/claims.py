@@ -18,7 +18,7 @@ from pydantic import BaseModel, Field
 
 from ..llm.client import LLMClient, LLMOutputError
 from ..views.views import KnowledgeBase
-from .common import Statement, TaskAnswer, check_text_input, cited_sources, count_tokens
+from .common import TaskAnswer, check_text_input, cited_sources, count_tokens
 from .evidence import facts_context, fulltext_context, paper_items, score_items
 
 NEG = re.compile(r"\b(not|no|never|cannot|fails?|failed|unable|lack|lacks|absence|neither|nor|without)\b", re.I)
@@ -114,7 +114,7 @@ def verify_claim(kb: KnowledgeBase, claim: str, paper_id: str, mode: str = "view
         label, quality, used = learned or decide(claim, ranked)
         extra["method"] = "learned" if learned else "rules"
         sentences = sorted({loc for u in used for loc in u.item.locators})
-        sources = [Statement(text=u.item.text, locators=u.item.locators, object_id=u.item.id) for u in used]
+        sources = [u.item.source() for u in used]
         interp = f"{quality}: " + ("evidence polarity differs from the claim" if label == "CONTRADICT" else
                                     "evidence covers the claim" if label == "SUPPORT" else "no sentence covers the claim")
         tokens_out = 0

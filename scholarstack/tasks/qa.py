@@ -19,7 +19,7 @@ from pydantic import BaseModel, Field
 
 from ..llm.client import LLMClient, LLMOutputError
 from ..views.views import KnowledgeBase
-from .common import Statement, TaskAnswer, check_text_input, cited_sources, count_tokens
+from .common import TaskAnswer, check_text_input, cited_sources, count_tokens
 from .evidence import fulltext_context, paper_items, score_items, view_context
 
 YES_NO = re.compile(r"^(is|are|was|were|do|does|did|can|could|has|have|had|will|would|should)\b", re.I)
@@ -141,7 +141,7 @@ def answer_question(kb: KnowledgeBase, question: str, paper_ids: list[str], mode
     tokens_in, tokens_out, extra = count_tokens(question) + count_tokens(context), 0, {}
     if client is None:
         text, unanswerable, used = extractive_answer(question, ranked, typed)
-        sources = [Statement(text=u.item.text, locators=u.item.locators, object_id=u.item.id) for u in used if not unanswerable]
+        sources = [u.item.source() for u in used if not unanswerable]
         interp = "" if unanswerable else ("polarity of the best evidence" if YES_NO.match(question) else
                                           "best-matching evidence quoted" if text == (used[0].item.text if used else "") else
                                           "the part of the best evidence the question asks for")

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..models.text import display_text, named_ids
+
 
 def show_object(store, obj_id: str, version: int | None = None) -> dict[str, Any]:
     row = store.get_row(obj_id, version)
@@ -21,9 +23,12 @@ def show_object(store, obj_id: str, version: int | None = None) -> dict[str, Any
     if row["kind"] == "paper":
         sents = store.paper_sentences(obj_id, row["version"] if version is not None else None)
         data = data | {"first_sentences": [f"{s['locator']} {s['text']}" for s in sents[:5]]}
+    named = named_ids(row["kind"], data)
+    names = {oid: r["data"].get("name", oid) for oid, r in store.get_rows(named).items()} if named else {}
     return {
         "id": obj_id,
         "kind": row["kind"],
+        "text": display_text(row["kind"], data, names, row["label"] or obj_id),
         "version": row["version"],
         "lifecycle": row["lifecycle"],
         "verification": row["verification"],

@@ -15,8 +15,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from ..index.sync import INDEXED_KINDS, collection_for, documents
-from ..models import BasisItem, BasisRole, Provenance, ReviewState, Scope, Synthesis, SynthesisKind
+from ..index.sync import collection_for, documents
+from ..models import BasisItem, BasisRole, Provenance, ReviewState, Scope, Source, Synthesis, SynthesisKind
+from ..models.text import INDEXED_KINDS, conditions, display_text, named_ids
 from ..store import Store
 from .lexical import BM25, cached_bm25, rrf
 
@@ -36,6 +37,11 @@ class ViewItem(BaseModel):
     conditions: list[str] = Field(default_factory=list)
     via: str = Field("", description="how the item entered the view: retrieve, expand:evidence, …")
     data: dict[str, Any] = Field(default_factory=dict)
+
+    def source(self, chars: int = 5000, locators: int = 20) -> Source:
+        """What this item states and the sentences it stands on: the one model tasks cite and
+        idea nodes keep as evidence."""
+        return Source(text=self.text[:chars], locators=self.locators[:locators], object_id=self.id)
 
 
 class View(BaseModel):
@@ -98,8 +104,7 @@ class KnowledgeBase:
         with self.store.connect():
             texts = self.store.current_sentences(oid for oid, _, _ in wanted if _is_locator(oid))
             rows = self.store.get_rows(oid for oid, _, _ in wanted if not _is_locator(oid))
-            named = {d[key] for r in rows.values() if r["kind"] in ("relation", "assignment")
-                     for key in ("source_id", "target_id", "entity_id") if (d := r["data"]).get(key)}
+            named = {i for r in rows.values() for i in named_ids(r["kind"], r["data"])}
             names = {oid: r["data"].get("name", oid) for oid, r in self.store.get_rows(named).items()} if named else {}
         out = []
         for oid, score, via in wanted:
@@ -111,24 +116,10 @@ class KnowledgeBase:
             row = rows.get(oid)
             if row is None or row["lifecycle"] == "withdrawn":
                 continue
-            d = row["data"]
-            text, conds, locs = row["label"] or oid, [], list(d.get("evidence", []))
-            if row["kind"] == "fact":
-                text = d["statement"]
-                conds = d["context"]["conditions"] + d["context"]["assumptions"]
-            elif row["kind"] == "entity":
-                text = f"{d['name']} ({d['type']}); aliases: {', '.join(d['aliases'][:10]) or 'none'}"
-            elif row["kind"] == "synthesis":
-                text = d["account"]
-                conds = d["scope"]["conditions"]
-            elif row["kind"] == "relation":
-                text = f"{names.get(d['source_id'], d['source_id'])} {d['type'].replace('_', ' ')} {names.get(d['target_id'], d['target_id'])}" + (
-                    f" ({', '.join(f'{k}={v}' for k, v in d['payload'].items())})" if d["payload"] else "")
-            elif row["kind"] == "assignment":
-                text = (f"{names.get(d['entity_id'], d['entity_id'])} in {d['category_id'].split('/', 1)[-1]} "
-                        f"({d['certainty']}, {'declared' if d['declared'] else 'inferred'})")
-            out.append(ViewItem(id=oid, kind=row["kind"], text=text, paper_id=row["paper_id"] or "", score=score, locators=locs,
-                                verification=row["verification"], lifecycle=row["lifecycle"], conditions=conds, via=via, data=d))
+            d, kind = row["data"], row["kind"]
+            out.append(ViewItem(id=oid, kind=kind, text=display_text(kind, d, names, row["label"] or oid), paper_id=row["paper_id"] or "",
+                                score=score, locators=list(d.get("evidence", [])), verification=row["verification"],
+                                lifecycle=row["lifecycle"], conditions=conditions(kind, d), via=via, data=d))
         return out
 
 

@@ -33,6 +33,7 @@ def test_status_show_history(store, capsys):
     assert [h["version"] for h in shown["history"]] == [1, 2]
     code, out, _ = run(capsys, "show", f.id, "--version", "1", "--store", home)
     assert code == 0 and "v1" in out and "(v2)" not in out
+    assert out.splitlines()[1].strip() == f.statement  # the version's text, right under its header
     code, out, _ = run(capsys, "history", f.id, "--store", home)
     assert code == 0 and "v1  superseded" in out and "revised" in out
     code, out, _ = run(capsys, "status", "--store", home)
