@@ -76,7 +76,8 @@ def test_merge_order_and_last_patch_wins():
     repairs = [n for n in merged.nodes.values() if n.type == "Repair"]
     assert [r.text for r in repairs] == ["second repair"]  # same target, same kind: the later patch overwrites
     assert merged.branches["B"].rejected and "overwritten by C" in merged.branches["B"].notes[0]
-    assert all(e.resolved for e in merged.edges if e.type == "contradicts")
+    contradictions = [e for e in merged.edges if e.type == "contradicts"]
+    assert contradictions and all(e.resolved for e in contradictions)
     assert merged.nodes["hyp1"].evidence[0].object_id == "fac_a"
     assert not g.edges[0].resolved and len(g.nodes) == 4  # the frozen snapshot itself is untouched
 
@@ -171,7 +172,8 @@ def test_critic_trains_and_infers_on_cpu(kb):
     learned = LearnedController(critic, emb)
     ep = run_episode("speech recognition", learned, kb, rounds=3)
     assert ep.controller == "learned" and learned.fallbacks == 0
-    assert all(a.source == "learned" for r in ep.rounds for a in r.selected)
+    chosen = [a for r in ep.rounds for a in r.selected]
+    assert chosen and all(a.source == "learned" for a in chosen)
     fallback = LearnedController(None, emb)  # missing weights: the heuristic decides, and it is counted
     run_episode("speech recognition", fallback, kb, rounds=3)
     assert fallback.fallbacks > 0

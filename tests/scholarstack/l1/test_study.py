@@ -21,7 +21,8 @@ def test_a_measured_result_is_quantitative_with_its_effect_and_the_test_set_it_c
     assert result.study.type == StudyType.quantitative
     assert "97.2%" in result.study.effect and "accuracy" in result.study.effect
     assert "2,416 sentences" in result.study.sample and "P:2" in result.evidence  # the sample's sentence is cited
-    assert all(f.study is None for f in facts if f.type == FactType.method_description)
+    methods = [f for f in facts if f.type == FactType.method_description]
+    assert methods and all(f.study is None for f in methods)  # a method description reports no study
 
 
 def test_a_finding_without_values_is_qualitative_and_a_proof_paper_is_theoretical():

@@ -95,7 +95,7 @@ def test_doc_model_trains_and_finds_salient_entities_of_a_real_paper(tmp_path):
     assert names and len(salient) < len(clusters)
     gold = {g for g in doc_entities.gold_match(clusters, offsets, doc) if g}
     assert gold, "some predicted clusters match gold clusters"
-    assert all(clusters[m].type == "Method" and clusters[d].type == "Material" for m, d, _ in pairs)
+    assert pairs and all(clusters[m].type == "Method" and clusters[d].type == "Material" for m, d, _ in pairs)
 
 
 @pytest.mark.parametrize("junk", ["Tagging: average pseconds per token tokenizer lexicon Viterbi total 604 388",

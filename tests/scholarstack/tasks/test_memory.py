@@ -103,5 +103,6 @@ def test_judgements_with_the_local_llm(kb, llm_server, tmp_path):
     assert reg["status"] in ("new", "rejected")
     if reg["status"] == "new":  # whatever it cited resolves, and the next ask reuses it
         row = kb.store.get_row(reg["id"])
-        assert all(kb.store.current_sentences(s["locators"]) for s in row["data"]["sources"] if s["locators"])
+        cited = {loc for s in row["data"]["sources"] for loc in s["locators"]}
+        assert set(kb.store.current_sentences(cited)) == cited
         assert ask(kb, "What accuracy does the tagger reach?", ["A00-1031"], client=client).extra["reuse"]["hit"]

@@ -133,17 +133,22 @@ def test_retrievers_rank_corpus_papers(kb):
     assert cited.years["A00-1031"] == 2000 and cited.years["A92-1018"] == 1992
     earlier = cited.rank("a trigram tagger with suffix analysis", 10, before=1999)
     assert earlier and "A00-1031" not in earlier and all(cited.years.get(p, 0) <= 1999 for p in earlier)
-    assert all(p not in ranked for ranked in cited.rankings("trigram tagger", before=1999).values() for p in ("A00-1031",))
+    rankings = cited.rankings("trigram tagger", before=1999)
+    assert rankings and all("A00-1031" not in ranked for ranked in rankings.values())
 
 
 @pytest.mark.llm
 def test_qa_and_claims_with_local_llm(kb, llm_server, tmp_path):
     client = LLMClient(LLMConfig(base_url=llm_server, model="smollm2", max_tokens=200), cache_dir=tmp_path / "c")
     ans = answer_question(kb, "What accuracy does TnT achieve?", ["A00-1031"], client=client)
-    allowed = {loc for s in ans.sources_state for loc in s.locators}
-    assert all(loc.startswith("A00-1031:") for loc in allowed)  # invalid citations were removed…
-    assert isinstance(ans.extra.get("invalid_citations", []), list)  # …and recorded
+    # Whatever the small model wrote: its output failed validation and says so, or its citations were
+    # checked (the invalid ones listed) and every one kept is a current sentence of the paper asked.
+    assert "error" in ans.extra or "invalid_citations" in ans.extra
+    kept = {loc for s in ans.sources_state for loc in s.locators}
+    assert {loc.split(":")[0] for loc in kept} <= {"A00-1031"} and set(kb.store.current_sentences(kept)) == kept
     assert ans.tokens_in > 0
     verdict = verify_claim(kb, "TnT uses second order Markov models.", "A00-1031", client=client)
-    assert verdict.answer in ("SUPPORT", "CONTRADICT", "NOT ENOUGH INFO")
-    assert all(r.startswith("A00-1031:") for r in verdict.extra["rationale"])
+    assert "error" in verdict.extra or "invalid_citations" in verdict.extra
+    rationale = set(verdict.extra["rationale"])
+    assert {r.split(":")[0] for r in rationale} <= {"A00-1031"} and set(kb.store.current_sentences(rationale)) == rationale
+    assert verdict.tokens_in > 0

@@ -41,7 +41,7 @@ def test_select_expand_compare(kb):
     facts = select(view, kinds=["fact"], verification=["passed"])
     assert facts.items and all(i.kind == "fact" and i.verification == "passed" for i in facts.items)
     one_paper = select(view, papers=[facts.items[0].paper_id])
-    assert all(i.paper_id == facts.items[0].paper_id for i in one_paper.items)
+    assert one_paper.items and all(i.paper_id == facts.items[0].paper_id for i in one_paper.items)
     grown = expand(kb, facts, follow=("evidence",), neighbours=1)
     added = [i for i in grown.items if i.via == "expand:evidence"]
     assert added and all(i.kind == "sentence" for i in added)
