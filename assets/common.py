@@ -8,7 +8,7 @@ from collections.abc import Callable
 from contextlib import ExitStack
 from typing import Any
 
-from dagster import AssetExecutionContext, Failure, MetadataValue
+from dagster import AssetExecutionContext, AssetObservation, Failure, MetadataValue
 
 from scholarstack.llm.usage import Usage
 from scholarstack.store import Store, StoreError
@@ -56,6 +56,9 @@ def over_partitions(context: AssetExecutionContext, step: Callable[[str], dict[s
                 held.close()
                 since = 0.0
             _tally(out, key, totals, statuses, problems, failed, usage)
+            # One run covers many papers and its materialization sums them; each paper's own
+            # figures go on an observation of its partition, which the UI shows per partition.
+            context.log_event(AssetObservation(asset_key=context.asset_key, partition=key, metadata=clean_metadata(_own(out))))
     meta: dict[str, Any] = {"papers": len(keys), **{k: v for k, v in totals.items()}, **{f"status_{k}": v for k, v in statuses.items()}}
     meta |= usage.as_metadata()
     if problems:
@@ -79,6 +82,12 @@ def _tally(out: dict[str, Any], key: str, totals: Counter, statuses: Counter, pr
             setattr(usage, k[4:], getattr(usage, k[4:]) + v)
         elif isinstance(v, (int, float)) and not isinstance(v, bool) and k != "version":
             totals[k] += v
+
+
+def _own(out: dict[str, Any]) -> dict[str, Any]:
+    """A paper's figures as metadata: its status, the reason when it has one, its counts."""
+    own = {k: v for k, v in out.items() if isinstance(v, (int, float, str)) and not isinstance(v, bool) and k != "version"}
+    return {"status": out.get("status", "ok"), **own} | ({"reason": str(out["reason"])[:300]} if out.get("reason") else {})
 
 
 def clean_metadata(meta: dict[str, Any]) -> dict[str, Any]:

@@ -38,6 +38,11 @@ def test_all_layers_on_acl_papers(store):
     syn = store.objects("synthesis")[0]
     for item in syn["data"]["basis"]:
         assert store.get_row(item["object_id"])["kind"] in ("fact", "assignment")
+    # The run sums its papers; each paper partition carries its own figures too (what the UI shows per partition).
+    with instance_for(store.home) as instance:
+        own = {r.partition_key: r.asset_observation.metadata for r in instance.fetch_observations(AssetKey("l1_facts"), limit=50).records}
+    assert len(own) == 12 and sum(m["facts"].value for m in own.values()) == l1["facts"]
+    assert {m["status"].value for m in own.values()} <= {"ok", "partial", "skipped"} and all(m["paper_id"].value == k for k, m in own.items())
 
 
 def part_of_sample(tmp_path, others: int = 3):
