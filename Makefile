@@ -11,7 +11,7 @@ export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 export DO_NOT_TRACK := 1
 
-.PHONY: demo test test-postgres install dev bench models clean
+.PHONY: demo test test-postgres test-browser install dev bench models clean
 
 $(STAMP): pyproject.toml
 	@echo "Installing ScholarStack and its pinned dependencies into $(VENV) (first run or pyproject.toml changed: a few minutes)"
@@ -36,6 +36,13 @@ test: $(STAMP)
 # store's own tests on both engines).
 test-postgres: $(STAMP)
 	SCHOLARSTACK_TEST_BACKEND=postgres $(BIN)/pytest -q -p no:cacheprovider
+
+# The real-browser test (the Dagster asset graph and checks of a `dagster dev`, the HTML report):
+# Debian's chromium (apt-get, as root) and playwright; `make test` skips it when they are absent.
+test-browser: $(STAMP)
+	command -v chromium >/dev/null || apt-get install -y -q chromium
+	$(BIN)/pip install --quiet -e ".[test,browser]"
+	$(BIN)/pytest -q -p no:cacheprovider tests/orchestration/test_browser.py
 
 # The UI shares the store's Dagster instance, so runs started from the CLI (`scholarstack compile`) show there too.
 STORE ?= .scholarstack

@@ -8,11 +8,13 @@ from collections.abc import Callable
 from contextlib import ExitStack
 from typing import Any
 
-from dagster import AssetExecutionContext, AssetObservation, Failure, MetadataValue
+from dagster import AssetExecutionContext, AssetObservation, AutomationCondition, Failure, MetadataValue
 
 from scholarstack.llm.usage import Usage
 from scholarstack.store import Store, StoreError
 
+# L2 and L3 follow their inputs at once, except onto an input whose blocking check failed.
+EAGER_UNLESS_BLOCKED = AutomationCondition.eager() & AutomationCondition.all_deps_blocking_checks_passed()
 HOLD_SECONDS = 5.0  # how long one store connection serves consecutive papers before others get the lock
 
 

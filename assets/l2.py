@@ -1,16 +1,16 @@
 """L2: canonical entities, taxonomy, category assignments and typed relations over the corpus."""
 
 
-from dagster import AssetExecutionContext, AutomationCondition, MaterializeResult, asset
+from dagster import AssetExecutionContext, MaterializeResult, asset
 
 from resources import LLMResource, StoreResource
 from scholarstack.compile import compile_organisation
 
-from .common import clean_metadata, run_id
+from .common import EAGER_UNLESS_BLOCKED, clean_metadata, run_id
 from .settings import CompileSettings
 
 
-@asset(deps=["l1_facts"], group_name="L2", kinds={"duckdb"}, code_version="1", automation_condition=AutomationCondition.eager(),
+@asset(deps=["l1_facts"], group_name="L2", kinds={"duckdb"}, code_version="1", automation_condition=EAGER_UNLESS_BLOCKED,
        description="Entities with aliases, the taxonomy, assignments citing facts, relations anchored in facts.")
 def l2_organisation(context: AssetExecutionContext, store: StoreResource, llm: LLMResource, settings: CompileSettings) -> MaterializeResult:
     s = store.get()

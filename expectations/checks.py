@@ -33,7 +33,8 @@ def _dangling_refs(store: Store, kinds: tuple[str, ...]) -> int:
         list(kinds))[0][0]
 
 
-@asset_check(asset="l1_facts", description="GX suite over current facts; every evidence locator resolves to a current sentence.")
+@asset_check(asset="l1_facts", blocking=True,  # a failure stops L2 and L3 from building on it
+             description="GX suite over current facts; every evidence locator resolves to a current sentence.")
 def facts_valid(store: StoreResource) -> AssetCheckResult:
     s = store.get()
     suite = _suite_check(s, "fact")
@@ -42,7 +43,8 @@ def facts_valid(store: StoreResource) -> AssetCheckResult:
                             metadata={**suite.metadata, "unresolved_locators": unresolved})
 
 
-@asset_check(asset="l2_organisation", description="GX suites over entities, assignments and relations; no citation dangles.")
+@asset_check(asset="l2_organisation", blocking=True,  # a failure stops L3 from building on it
+             description="GX suites over entities, assignments and relations; no citation dangles.")
 def organisation_valid(store: StoreResource) -> AssetCheckResult:
     s = store.get()
     results = {k: _suite_check(s, k) for k in ("entity", "assignment", "relation")}

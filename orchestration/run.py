@@ -71,6 +71,9 @@ def _root_cause(error) -> str:
     return " ".join(error.message.split())[:400]
 
 
+BLOCKING_L1_CHECK = "facts_valid"
+
+
 def _checks(result) -> list[str]:
     lines = [f"FAILED step {ev.step_key}: {_root_cause(ev.event_specific_data.error)}"
              for ev in result.all_events if ev.event_type_value == "STEP_FAILURE"]
@@ -191,7 +194,11 @@ def compile_store(store_home: str | None, backend: str = "offline", papers: list
                     f"{l1.get('reused', 0)} reused, {l1.get('withdrawn', 0)} withdrawn, {l1.get('rejected', 0)} rejected); "
                     f"LLM calls {l1.get('llm_calls', 0)}, cache hits {l1.get('llm_cache_hits', 0)}, tokens {l1.get('llm_tokens_in', 0)}/{l1.get('llm_tokens_out', 0)}; "
                     f"papers failed {l1.get('status_failed', 0)} (their facts kept), partial {l1.get('status_partial', 0)}")
-    if organise:
+    blocked = [line for line in lines if line.startswith(f"check {BLOCKING_L1_CHECK} ") and line.endswith("FAILED")]
+    if organise and blocked:  # as Dagster's blocking check does within one run: nothing is built on failed facts
+        lines.append(f"L2, L3, recheck and index: not run: {blocked[0]} (a blocking check; the store keeps what it had)")
+        summary["ok"] = False
+    elif organise:
         res = materialize([*ASSETS, *CHECKS], selection=["l2_organisation", "l3_syntheses", "store_recheck"] + (["vector_index"] if index else []),
                           instance=instance, resources=resources, run_config=QUIET, raise_on_error=False)
         summary["ok"] &= res.success

@@ -67,6 +67,21 @@ def test_recompile_is_idempotent(backend, store, tmp_path):
     assert store.query("SELECT count(*) FROM object_versions")[0][0] == versions
 
 
+def test_a_failed_blocking_check_on_facts_stops_l2_and_l3(store, tmp_path):
+    ingest_paths(store, [part_of_sample(tmp_path, others=1)])
+    assert compile_store(str(store.home), progress=False)["ok"]
+    organisation = dict(store.query("SELECT id, version FROM objects WHERE kind IN ('entity', 'assignment', 'relation', 'synthesis')"))
+    # Behind the gate's back: a cited sentence stops being current, so a fact's evidence dangles.
+    [(loc,)] = store.query("SELECT min(locator) FROM evidence WHERE locator LIKE 'N18-3011:%'")
+    with store.connect() as con:
+        con.execute("UPDATE sentences SET is_current = false WHERE locator = ?", [loc])
+    [(other,)] = store.query("SELECT DISTINCT paper_id FROM sentences WHERE paper_id <> 'N18-3011'")
+    out = compile_store(str(store.home), papers=[other], progress=False)
+    assert not out["ok"] and "check facts_valid on l1_facts: FAILED" in out["lines"]
+    assert any(line.startswith("L2, L3, recheck and index: not run: check facts_valid") for line in out["lines"])
+    assert dict(store.query("SELECT id, version FROM objects WHERE kind IN ('entity', 'assignment', 'relation', 'synthesis')")) == organisation
+
+
 def test_revised_paper_recompiles_only_its_partition(store, tmp_path):
     folder = part_of_sample(tmp_path)
     ingest_paths(store, [folder])

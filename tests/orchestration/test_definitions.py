@@ -20,3 +20,5 @@ def test_workspace_loads_the_scholarstack_location():
             "store_recheck", "benchmark_results", "scirex_mention_tagger", "retrieval_ranker"} <= keys
     checks = {(c.asset_key.to_user_string(), c.name) for c in graph.asset_check_keys}
     assert checks == {("l1_facts", "facts_valid"), ("l2_organisation", "organisation_valid"), ("l3_syntheses", "syntheses_valid")}
+    blocking = {k.name for k in graph.asset_check_keys if graph.get_check_spec(k).blocking}
+    assert blocking == {"facts_valid", "organisation_valid"}  # L1's and L2's checks stop what builds on them
