@@ -37,7 +37,7 @@ BACKBONE = ("Problem", "Hypothesis", "Method", "EvalPlan")
 BACKBONE_DEPS = (("Hypothesis", "Problem"), ("Method", "Hypothesis"), ("EvalPlan", "Method"))
 
 
-Evidence = Source  # a node's evidence is what a cited source states: the model tasks cite with
+Evidence = Source  # a node's evidence is what a cited source states: the same model as the tasks' sources
 
 
 class Node(BaseModel):
