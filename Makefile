@@ -54,6 +54,7 @@ bench: $(STAMP)  # STORE=DIR (a compiled store) adds the view latency benchmark
 	$(BIN)/python -m benchmarks.registry_bench
 	$(BIN)/python -m benchmarks.compile_bench --stores duckdb postgres postgres:2
 	$(BIN)/python -m benchmarks.projection  # a 1M-paper corpus, from the two runs above
+	$(BIN)/python -m benchmarks.vector_bench --hnsw  # Qdrant Edge at 200k vectors (the HNSW build takes minutes)
 	@if [ -n "$(STORE)" ]; then $(BIN)/python -m benchmarks.view_latency --store "$(STORE)"; else echo "view latency: skipped (give STORE=DIR, a compiled store)"; fi
 
 models: $(STAMP)  # retrain the committed weights of the learned offline models from ../shared/data

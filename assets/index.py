@@ -10,7 +10,7 @@ from .common import clean_metadata
 from .settings import CompileSettings
 
 
-@asset(deps=["l3_syntheses", "store_recheck"], group_name="index", kinds={"qdrant", "numpy"}, automation_condition=AutomationCondition.eager(),
+@asset(deps=["l3_syntheses", "store_recheck"], group_name="index", kinds={"qdrant"}, automation_condition=AutomationCondition.eager(),
        description="Embeddings of every current sentence, fact, entity and synthesis; only changed documents are re-embedded.")
 def vector_index(context: AssetExecutionContext, store: StoreResource, vectors: VectorIndexResource, settings: CompileSettings) -> MaterializeResult:
     s = store.get()

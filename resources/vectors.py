@@ -1,4 +1,4 @@
-"""The vector index and embedder: embedded segment index + packaged MiniLM by default;
+"""The vector index and embedder: embedded Qdrant Edge + packaged MiniLM by default;
 `url` switches to a Qdrant server or cluster, `embedder: tfidf` to the light fallback."""
 
 from dagster import ConfigurableResource

@@ -136,8 +136,9 @@ def open_kb(store: Store, embedder_name: str | None = None, url: str | None = No
     env = settings()
     name = embedder_name or env.embedder
     url = url or env.qdrant_url
-    if url or (store.home / "vectors" / f"objects_{name}" / "manifest.json").exists():
-        return KnowledgeBase(store, open_index(store.home, url), make_embedder(name, store.home))
+    index = open_index(store.home, url)
+    if url or index.has(f"objects_{name}"):
+        return KnowledgeBase(store, index, make_embedder(name, store.home))
     return KnowledgeBase(store)
 
 

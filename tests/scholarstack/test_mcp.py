@@ -14,11 +14,12 @@ def _payload(result) -> dict:
     return json.loads(result.content[0].text)
 
 
-def test_mcp_tools_over_stdio(compiled_sample, monkeypatch):
+def test_mcp_tools_over_stdio(compiled_sample, copy_store, monkeypatch):
     monkeypatch.setenv("SCHOLARSTACK_EMBEDDER", "tfidf")
+    home = copy_store(compiled_sample).home  # `ask` registers its judgement: not into the shared sample
 
     async def session() -> None:
-        params = StdioServerParameters(command=sys.executable, args=["-m", "scholarstack.cli", "mcp", "--store", str(compiled_sample)],
+        params = StdioServerParameters(command=sys.executable, args=["-m", "scholarstack.cli", "mcp", "--store", str(home)],
                                        env={"SCHOLARSTACK_EMBEDDER": "tfidf", "PATH": "/usr/bin:/bin", "HF_HUB_OFFLINE": "1"})
         async with Client(params) as client:
             tools = {t.name: t for t in (await client.list_tools()).tools}

@@ -1,13 +1,18 @@
-"""Vector index: the embedded segment store and the Qdrant client behave alike; sync re-embeds only changes."""
+"""Vector index: embedded Qdrant Edge and the Qdrant client behave alike; a shard another process holds
+is waited for, then named; sync re-embeds only changes."""
 
 from __future__ import annotations
+
+import subprocess
+import sys
 
 import numpy as np
 import pytest
 
 from scholarstack.index.embed import MiniLMEmbedder, TfidfSvdEmbedder
 from scholarstack.index.sync import collection_for, sync_index
-from scholarstack.index.vectors import QdrantIndex, SegmentIndex
+from scholarstack.index import vectors
+from scholarstack.index.vectors import EdgeIndex, IndexBusyError, QdrantIndex
 from scholarstack.store import register_many
 from tests.scholarstack.store.test_registry import fact, paper
 
@@ -17,7 +22,7 @@ def _vecs(n: int, seed: int = 0) -> np.ndarray:
     return x / np.linalg.norm(x, axis=1, keepdims=True)
 
 
-@pytest.mark.parametrize("make", [lambda p: SegmentIndex(p), lambda p: QdrantIndex(location=":memory:")], ids=["segment", "qdrant"])
+@pytest.mark.parametrize("make", [lambda p: EdgeIndex(p), lambda p: QdrantIndex(location=":memory:")], ids=["edge", "qdrant"])
 def test_index_contract(tmp_path, make):
     ix = make(tmp_path / "v")
     x = _vecs(50)
@@ -32,21 +37,30 @@ def test_index_contract(tmp_path, make):
     assert ix.search("c", x[7], 1)[0][0] != "o7" and ix.ids("c")["o7"] == "h2"
     ix.delete("c", ["o8"])
     assert "o8" not in ix.ids("c") and len(ix.ids("c")) == 49
+    assert ix.has("c") and not ix.has("nothing") and ix.search("nothing", x[0], 3) == [] and ix.ids("nothing") == {}
 
 
-def test_segment_index_compacts_and_reopens(tmp_path):
-    ix = SegmentIndex(tmp_path)
-    for round_ in range(10):
-        ix.upsert("c", [f"o{i}" for i in range(20)], _vecs(20, round_), [{"hash": str(round_)} for _ in range(20)])
-    assert len(list((tmp_path / "c").glob("seg_*.npy"))) < 10
-    again = SegmentIndex(tmp_path)
-    assert len(again.ids("c")) == 20 and set(again.ids("c").values()) == {"9"}
+PROBE = ("import sys; from scholarstack.index import vectors; vectors.WAIT_SECONDS = float(sys.argv[2]); "
+         "print(len(vectors.EdgeIndex(sys.argv[1]).ids('c')))")
+
+
+def test_edge_shard_is_released_when_idle_and_waited_for_by_another_process(tmp_path, monkeypatch):
+    ix = EdgeIndex(tmp_path)
+    ix.upsert("c", [f"o{i}" for i in range(20)], _vecs(20), [{"hash": "1"} for _ in range(20)])
+    vectors.SHARDS.close_idle(idle=0)  # as the reaper does after IDLE_SECONDS unused
+    freed = subprocess.run([sys.executable, "-c", PROBE, str(tmp_path), "30"], capture_output=True, text=True, timeout=120)
+    assert freed.returncode == 0 and freed.stdout.strip() == "20"  # another process reads it once this one let go
+    monkeypatch.setattr(vectors, "IDLE_SECONDS", 600.0)
+    assert ix.search("c", _vecs(20)[3], 1)[0][0] == "o3"  # this one opens it again, and holds it now
+    held = subprocess.run([sys.executable, "-c", PROBE, str(tmp_path), "1"], capture_output=True, text=True, timeout=120)
+    assert held.returncode != 0 and "held by another process" in held.stderr and str(tmp_path / "c") in held.stderr
+    vectors.SHARDS.close_idle(idle=0)
 
 
 def test_sync_embeds_only_what_changed(store):
     register_many(store, [paper()])
     register_many(store, [fact(1), fact(2, type="method_description")])
-    ix, emb = SegmentIndex(store.home / "vectors"), TfidfSvdEmbedder(store.home / "vectors" / "tfidf.pkl", dim=8)
+    ix, emb = EdgeIndex(store.home / "qdrant"), TfidfSvdEmbedder(store.home / "vectors" / "tfidf.pkl", dim=8)
     first = sync_index(store, ix, emb)
     assert first["indexed"] == first["total"] == 3 + 2  # three sentences, two facts
     assert sync_index(store, ix, emb)["indexed"] == 0
