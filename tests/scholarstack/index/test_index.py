@@ -12,7 +12,7 @@ import pytest
 from scholarstack.index.embed import MiniLMEmbedder, TfidfSvdEmbedder
 from scholarstack.index.sync import collection_for, sync_index
 from scholarstack.index import vectors
-from scholarstack.index.vectors import EdgeIndex, IndexBusyError, QdrantIndex
+from scholarstack.index.vectors import EdgeIndex, QdrantIndex
 from scholarstack.store import register_many
 from tests.scholarstack.store.test_registry import fact, paper
 
