@@ -47,7 +47,7 @@ test-browser: $(STAMP)
 # The UI shares the store's Dagster instance, so runs started from the CLI (`scholarstack compile`) show there too.
 STORE ?= .scholarstack
 dev: $(STAMP)
-	mkdir -p $(STORE)/dagster && test -f $(STORE)/dagster/dagster.yaml || printf 'telemetry:\n  enabled: false\n' > $(STORE)/dagster/dagster.yaml
+	$(BIN)/python -c "from pathlib import Path; from orchestration.run import dagster_home; dagster_home(Path('$(STORE)'))"  # SQLite, or a PostgreSQL store's database
 	DAGSTER_HOME=$(abspath $(STORE))/dagster SCHOLARSTACK_HOME=$(abspath $(STORE)) $(BIN)/dagster dev -w workspace.yaml
 
 bench: $(STAMP)  # STORE=DIR (a compiled store) adds the view latency benchmark

@@ -1,11 +1,12 @@
 """Run the compile assets in-process (what `scholarstack compile` and `make demo` do).
 
-The Dagster instance lives in $DAGSTER_HOME when set (so runs appear in `dagster dev`), else in
-`<store>/dagster`, a persistent local instance with telemetry off.
+The Dagster instance lives in $DAGSTER_HOME when set, else in `<store>/dagster` (what `make dev`
+shares): SQLite files there beside a DuckDB store, the store's database for a PostgreSQL one.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import time
 import warnings
@@ -13,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from scholarstack.settings import quiet_telemetry
+from scholarstack.store.db import URL_FILE
 
 quiet_telemetry()
 warnings.filterwarnings("ignore", message=".*is currently in beta.*")
@@ -24,17 +26,33 @@ QUIET = {"loggers": {"console": {"config": {"log_level": "CRITICAL"}}}}
 RANGE_START, RANGE_END = "dagster/asset_partition_range_start", "dagster/asset_partition_range_end"
 
 
+def dagster_home(store_home: Path) -> Path:
+    """The store's Dagster instance directory (`<store>/dagster`, what `make dev` and the CLI share).
+    Beside a DuckDB store its runs and events are SQLite files there; a PostgreSQL store keeps them
+    in its database, in their own schema (`<store schema>_dagster`), so the UI, the daemon and
+    compile workers on other machines share one instance. A dagster.yaml already there is kept, a
+    PostgreSQL store's storage section added to it when missing."""
+    from scholarstack.store.postgres import dagster_storage_yaml
+
+    home = Path(store_home) / "dagster"
+    home.mkdir(parents=True, exist_ok=True)
+    cfg = home / "dagster.yaml"
+    text = cfg.read_text() if cfg.exists() else "telemetry:\n  enabled: false\n"
+    record = Path(store_home) / URL_FILE
+    if record.exists() and "storage:" not in text:
+        pg = json.loads(record.read_text())
+        text += dagster_storage_yaml(pg["url"], f"{pg['schema']}_dagster")
+    if not cfg.exists() or cfg.read_text() != text:
+        cfg.write_text(text)
+    return home
+
+
 def instance_for(store_home: Path):
     from dagster import DagsterInstance
 
     if os.environ.get("DAGSTER_HOME"):
         return DagsterInstance.get()
-    home = store_home / "dagster"
-    home.mkdir(parents=True, exist_ok=True)
-    cfg = home / "dagster.yaml"
-    if not cfg.exists():
-        cfg.write_text("telemetry:\n  enabled: false\n")
-    return DagsterInstance.from_config(str(home))
+    return DagsterInstance.from_config(str(dagster_home(store_home)))
 
 
 def _metadata(result, key: str) -> dict[str, Any]:

@@ -102,6 +102,18 @@ class PgConnection:
         self.con.close()
 
 
+def dagster_storage_yaml(url: str, schema: str) -> str:
+    """dagster.yaml's storage section for Dagster's runs, events and schedules in this database,
+    in `schema` (created here: Dagster creates its tables but not the schema)."""
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as con:
+        con.execute(f"CREATE SCHEMA IF NOT EXISTS {schema}")
+    sep = "&" if "?" in url else "?"
+    driver = "postgresql+psycopg2://" + url.split("://", 1)[1]  # dagster-postgres binds NOTIFY's payload as psycopg2 does
+    return f'storage:\n  postgres:\n    postgres_url: "{driver}{sep}options=-csearch_path%3D{schema}"\n'
+
+
 def redacted(url: str) -> str:
     """The URL without its password, for messages."""
     from urllib.parse import urlsplit, urlunsplit
