@@ -34,6 +34,7 @@ DATA_FILES = {
     "design": ["scirex/docs.jsonl.gz"],
     "ideas": ["liveideabench/kws.csv"],
     "novelty": ["acl_scisummnet/citances_dev.jsonl", "acl_scisummnet/papers.jsonl.gz"],
+    "deep_search": ["acl_scisummnet/citances_dev.jsonl", "acl_scisummnet/papers.jsonl.gz"],
 }
 
 
@@ -119,9 +120,10 @@ def run_config(cfg: Config, eval_store: Store, run_id: str, client=None, progres
     if cfg.benchmark in ANSWERING:
         kwargs["client"] = client
     from .ideas_eval import eval_ideas_on_store
+    from .search_eval import eval_search_on_store
 
     result = (BENCHMARKS | WRITING_BENCHMARKS | {"chain": eval_chain, "novelty": eval_novelty, "design": eval_design,
-                                                 "ideas": eval_ideas_on_store})[cfg.benchmark](eval_store, **kwargs)
+                                                 "ideas": eval_ideas_on_store, "deep_search": eval_search_on_store})[cfg.benchmark](eval_store, **kwargs)
     save_result(results or eval_store, cfg, result, run_id)
     return result
 

@@ -632,7 +632,7 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--mode", choices=["view", "fulltext"], default="view")
     sp = add("eval", cmd_eval, "run a benchmark; every system measured on the same items in one run")
     sp.add_argument("benchmark", choices=["retrieval", "claims", "qa", "localisation", "pdf_fidelity", "scirex", "store_fidelity",
-                                          "related_work", "summary", "review", "chain", "novelty", "design", "ideas"])
+                                          "related_work", "summary", "review", "chain", "novelty", "design", "ideas", "deep_search"])
     sp.add_argument("--data", default=None, help="another file of the same format")
     sp.add_argument("--limit", type=positive_int, default=None, help="at most N items, spread evenly over the file")
     sp.add_argument("--embedder", choices=["minilm", "tfidf"], default=None)

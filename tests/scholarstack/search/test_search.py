@@ -122,6 +122,9 @@ def test_expansion_raises_recall_on_the_acl_graph():
     assert rows["expansion depth 2"]["recall@budget"] >= rows["keyword-only"]["recall@budget"]
     assert rows["expansion depth 2"]["candidates"] > rows["keyword-only"]["candidates"]
     assert set(res["rerankers_depth2"]) == {"discovery order", "embedding", "lexical", "ensemble"}
+    for row in [*rows.values(), *res["rerankers_depth2"].values()]:  # α-nDCG over the citing sentences, reported beside recall
+        assert 0 <= row["alpha_ndcg@10"] <= 1 and 0 <= row["alpha_ndcg@20"] <= 1
+    assert rows["expansion depth 2"]["alpha_ndcg@20"] > 0 and "no author lists" in res["coauthor_distance"]
 
 
 @pytest.mark.llm
