@@ -469,9 +469,12 @@ def cmd_idea(args: argparse.Namespace) -> int:
     judged = judge_with_model(prop, client) if client is not None else judge_offline(prop, ep.final, store)
     if args.json:
         _print_json({"episode": str(path), "controller": note, "committed_round": ep.committed_round, "proposal": prop.model_dump(mode="json"),
-                     "judged": judged.model_dump(mode="json")})
+                     "judged": judged.model_dump(mode="json"), "agents": ep.agents})
         return 0
     print(f"controller: {note}")
+    if ep.agents:  # the openai backend: the roles proposed with the model
+        print(f"roles as agents: {ep.agents['calls']} model proposals, {len(ep.agents['failures'])} invalid, "
+              f"{ep.agents['fallbacks']} fell back to the rule-based slate")
     print(f"idea graph for '{args.topic}': {len(ep.final.nodes)} nodes, {len(ep.final.edges)} edges; committed at round {ep.committed_round}")
     for r in ep.rounds:
         print(f"  round {r.round}: " + ", ".join(f"{a.role}:{a.kind}" for a in r.selected) + f"  maturity {r.signals['maturity']:.2f}")

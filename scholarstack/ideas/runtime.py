@@ -10,6 +10,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from .agents import proposed_slate
 from .graph import ROLES, Action, IdeaGraph, active_roles, apply, merge, phase_mask, signals, validate_slate
 from .roles import candidate_slate, seed_graph
 
@@ -31,6 +32,7 @@ class Episode(BaseModel):
     rounds: list[RoundRecord] = Field(default_factory=list)
     final: IdeaGraph
     committed_round: int | None = None
+    agents: dict[str, Any] = Field(default_factory=dict, description="openai backend: the roles' model calls, failures, fallbacks")
     # Profiling data for the critic: (pre-round graph, slate, chosen index) per role, and post-round graphs with commit labels.
     slates: list[dict[str, Any]] = Field(default_factory=list, exclude=True)
 
@@ -50,6 +52,7 @@ def run_episode(topic: str, controller, kb=None, rounds: int = 5, mode: str = "f
     graph = seed_graph(topic.strip(), kb, client, typed)
     seed = graph.model_copy(deep=True)
     records, slates, committed = [], [], None
+    agents: dict[str, Any] = {"calls": 0, "failures": [], "fallbacks": 0} if client is not None else {}
     for rnd in range(1, rounds + 1):
         acting = active_roles(graph, rnd, roles)
         for role in roles:  # a role the gate leaves out sits the round out: its branch is frozen
@@ -58,8 +61,7 @@ def run_episode(topic: str, controller, kb=None, rounds: int = 5, mode: str = "f
         selected = []
         for role in acting:
             view = snapshot if mode == "frozen" else graph  # sequential: each role sees the latest graph
-            slate = validate_slate(view, candidate_slate(view, role, rnd, kb))
-            slate = slate if unrestricted else phase_mask(slate, rnd)
+            slate = _slate(view, role, rnd, kb, client, agents, unrestricted)
             choice = controller.choose(view, slate)
             choice = choice.model_copy(update={"source": controller.name})
             if record_slates:
@@ -79,9 +81,28 @@ def run_episode(topic: str, controller, kb=None, rounds: int = 5, mode: str = "f
             committed = rnd
             break
     ep = Episode(topic=topic, controller=controller.name, mode=mode, typed=typed, seed_graph=seed, rounds=records, final=graph,
-                 committed_round=committed)
+                 committed_round=committed, agents=agents)
     ep.slates = slates
     return ep
+
+
+def _slate(view: IdeaGraph, role: str, rnd: int, kb, client, agents: dict[str, Any], unrestricted: bool) -> list[Action]:
+    """The role's admitted slate: the model's proposal on the openai backend, the deterministic
+    builders offline or when the model's proposal holds nothing the graph admits (counted)."""
+    def admit(slate: list[Action]) -> list[Action]:
+        slate = validate_slate(view, slate)
+        return slate if unrestricted else phase_mask(slate, rnd)
+
+    if client is not None:
+        proposed, failure = proposed_slate(client, view, role, rnd, kb)
+        agents["calls"] += 1
+        if failure:
+            agents["failures"].append(failure)
+        slate = admit(proposed + [Action(round=rnd, role=role, kind="skip")])
+        if any(a.kind != "skip" for a in slate):
+            return slate
+        agents["fallbacks"] += 1
+    return admit(candidate_slate(view, role, rnd, kb))
 
 
 def replay(ep: Episode) -> IdeaGraph:

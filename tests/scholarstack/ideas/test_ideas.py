@@ -202,12 +202,56 @@ def test_random_controller_and_untyped_ablation(kb):
         assert {a.kind for a in ep.rounds[0].selected} <= ROUND_ONE_KINDS
 
 
+class ScriptedModel:
+    """A stand-in for the model that answers every role with the same edits (what validation sees)."""
+
+    def __init__(self, edits, fail: bool = False):
+        self.edits, self.fail, self.prompts = edits, fail, []
+
+    def structured(self, prompt, response_model, **_):
+        from scholarstack.llm.client import LLMOutputError
+        from scholarstack.llm.usage import Usage
+
+        if self.fail or response_model.__name__ != "RoleProposal":  # the seed falls back to its rules
+            raise LLMOutputError("the reply did not match the schema")
+        self.prompts.append(prompt)
+        return response_model(edits=self.edits), Usage()
+
+
+def test_roles_as_agents_keep_only_admissible_edits_and_fall_back_when_the_model_fails(kb):
+    from scholarstack.ideas.agents import ProposedEdit, proposed_slate
+    from scholarstack.ideas.roles import seed_graph
+
+    g = seed_graph("part-of-speech tagging", kb)
+    ids = {n.type: n.id for n in g.nodes.values()}
+    edits = [ProposedEdit(kind="add_dependency_edge", node=ids["Method"], other=ids["Hypothesis"], why="operationalises"),
+             ProposedEdit(kind="add_support_edge", node="n99", other=ids["Hypothesis"]),  # an id the graph lacks
+             ProposedEdit(kind="add_contradiction_edge", node=ids["Method"], text="Rare words may defeat the tagger.")]
+    slate, failure = proposed_slate(ScriptedModel(edits), g, "FeasibilityCritic", 2, kb)
+    assert failure is None and [a.kind for a in slate] == ["add_dependency_edge", "add_contradiction_edge"]
+    risk = slate[1].payload["new_node"]
+    assert risk["type"] == "Risk" and all(kb.store.get_row(e["object_id"]) for e in risk["evidence"])  # evidence is registered objects
+    model = ScriptedModel(edits)
+    ep = run_episode("part-of-speech tagging", HeuristicTeacher(), kb, rounds=2, client=model)
+    assert ep.agents["calls"] == len(model.prompts) and ep.agents["failures"] == []
+    assert "Rare words may defeat the tagger." not in [a.payload.get("new_node", {}).get("text") for a in ep.rounds[0].selected]  # round 1: no new nodes
+    broken = run_episode("part-of-speech tagging", HeuristicTeacher(), kb, rounds=2, client=ScriptedModel([], fail=True))
+    assert broken.agents["fallbacks"] == broken.agents["calls"] == len(broken.agents["failures"]) > 0
+    assert all("did not match the schema" in f for f in broken.agents["failures"])
+    assert broken.rounds and any(r.selected for r in broken.rounds)  # the rule-based slates carried the episode
+
+
 @pytest.mark.llm
 def test_episode_with_local_llm(kb, llm_server, tmp_path):
     from scholarstack.llm.client import LLMClient, LLMConfig
 
     client = LLMClient(LLMConfig(base_url=llm_server, model="smollm2", max_tokens=400), cache_dir=tmp_path)
     ep = run_episode("part-of-speech tagging", HeuristicTeacher(), kb, rounds=3, client=client)
+    # The roles proposed with the model: every call is counted, a proposal that was invalid or held
+    # nothing admissible is said, and whatever was selected targets nodes the graph has.
+    assert ep.agents["calls"] >= 5 and ep.agents["fallbacks"] >= len(ep.agents["failures"])
+    for r in ep.rounds:
+        assert all(t in ep.final.nodes for a in r.selected for t in a.targets)
     texts = [n.text for n in ep.seed_graph.nodes.values()]
     assert len(texts) == 6 and all(0 < len(t) <= 300 for t in texts)  # model-written (or fallback) seed within bounds
     assert graph_fingerprint(replay(ep)) == graph_fingerprint(ep.final)
