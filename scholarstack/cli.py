@@ -441,7 +441,7 @@ def cmd_chain(args: argparse.Namespace) -> int:
 def cmd_idea(args: argparse.Namespace) -> int:
     from .ideas.control import HeuristicTeacher, LearnedController, RandomController
     from .ideas.judge import judge_offline, judge_with_model
-    from .ideas.proposal import synthesize_proposal
+    from .ideas.proposal import synthesize_proposal, write_proposal
     from .ideas.runtime import run_episode
     from .views.views import open_kb
 
@@ -465,7 +465,7 @@ def cmd_idea(args: argparse.Namespace) -> int:
     out_dir.mkdir(parents=True, exist_ok=True)
     path = out_dir / ("".join(c if c.isalnum() else "_" for c in args.topic)[:60] + ".json")
     ep.save(path)
-    prop = synthesize_proposal(ep.final)
+    prop = write_proposal(ep.final, client) if client is not None else synthesize_proposal(ep.final)
     judged = judge_with_model(prop, client) if client is not None else judge_offline(prop, ep.final, store)
     if args.json:
         _print_json({"episode": str(path), "controller": note, "committed_round": ep.committed_round, "proposal": prop.model_dump(mode="json"),
@@ -478,6 +478,7 @@ def cmd_idea(args: argparse.Namespace) -> int:
     print(f"idea graph for '{args.topic}': {len(ep.final.nodes)} nodes, {len(ep.final.edges)} edges; committed at round {ep.committed_round}")
     for r in ep.rounds:
         print(f"  round {r.round}: " + ", ".join(f"{a.role}:{a.kind}" for a in r.selected) + f"  maturity {r.signals['maturity']:.2f}")
+    print(f"proposal written by: {prop.written_by}" + "".join(f"\n  note: {n}" for n in prop.notes))
     print(f"problem: {prop.problem}\nhypothesis: {prop.hypothesis}\nmethod: {prop.method}")
     for e in prop.experiments:
         print(f"experiment: {e}")

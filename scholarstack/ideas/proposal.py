@@ -1,10 +1,14 @@
 """On commit, the active Problem–Hypothesis–Method–EvalPlan backbone with its supporting edges
-and evidence becomes a structured proposal; every reference is a registered object and locator."""
+and evidence becomes a structured proposal; every reference is a registered object and locator.
+Offline it is assembled from the nodes; on the openai backend the model writes the problem,
+hypothesis, method and experiments from the nodes and keyed evidence, citing node ids and evidence
+keys, and a citation to anything else is removed and recorded."""
 
 from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
+from ..llm.client import LLMClient, LLMOutputError
 from .graph import IdeaGraph, signals
 
 
@@ -20,6 +24,17 @@ class Proposal(BaseModel):
     prior_work: list[str] = Field(default_factory=list)
     references: list[str] = Field(default_factory=list, description="object ids @ sentence locators")
     signals: dict[str, float] = Field(default_factory=dict)
+    written_by: str = Field("rules", description="rules (offline, or the model's output was invalid) or model")
+    cited: list[str] = Field(default_factory=list, description="what the model cited: node ids and evidence as object @ locators")
+    notes: list[str] = Field(default_factory=list, description="what was removed or failed, said")
+
+
+class WrittenProposal(BaseModel):
+    problem: str = Field(..., max_length=400)
+    hypothesis: str = Field(..., max_length=400)
+    method: str = Field(..., max_length=600)
+    experiments: list[str] = Field(default_factory=list, max_length=3)
+    cites: list[str] = Field(default_factory=list, max_length=12, description="the node ids (n1 …) and evidence keys (E1 …) used")
 
 
 def _text(g: IdeaGraph, t: str) -> str:
@@ -52,3 +67,26 @@ def synthesize_proposal(g: IdeaGraph) -> Proposal:
     return Proposal(topic=g.topic, problem=_text(g, "Problem"), motivation=motivation[:5], hypothesis=hyp, method=method,
                     experiments=experiments, risks=risks, novelty=_text(g, "NoveltyClaim"), prior_work=prior, references=refs,
                     signals={k: round(v, 4) for k, v in signals(g).items()})
+
+
+def write_proposal(g: IdeaGraph, client: LLMClient) -> Proposal:
+    """The model writes the proposal from the committed graph; risks, prior work, references and
+    signals stay what the graph holds. Invalid output keeps the assembled proposal and says why."""
+    base = synthesize_proposal(g)
+    evidence = {f"E{i}": e for i, e in enumerate((e for n in g.active_nodes() for e in n.evidence), 1)}
+    keys = {k: f"{e.object_id} @ {', '.join(e.locators) or '-'}" for k, e in evidence.items()}
+    texts = {k: e.text[:200] for k, e in evidence.items()}
+    prompt = (f"Research idea on: {g.topic}\nIdea graph nodes:\n" + "\n".join(f"{n.id} [{n.type}] {n.text[:240]}" for n in g.active_nodes())
+              + "\nEvidence:\n" + ("\n".join(f"{k}: {t}" for k, t in texts.items()) or "(none)")
+              + "\n\nWrite the research proposal: problem, hypothesis, method and up to 3 experiments, from these only. "
+                "In cites, list the node ids and evidence keys you used.")
+    try:
+        out, _ = client.structured(prompt, WrittenProposal)
+    except LLMOutputError as exc:
+        return base.model_copy(update={"notes": [f"model proposal invalid, assembled from the graph instead: {exc}"[:300]]})
+    known = [c for c in dict.fromkeys(c.strip() for c in out.cites) if c in keys or c in g.nodes]
+    unknown = [c for c in out.cites if c.strip() not in known]
+    return base.model_copy(update={
+        "problem": out.problem, "hypothesis": out.hypothesis, "method": out.method, "experiments": out.experiments or base.experiments,
+        "written_by": "model", "cited": [keys.get(c, c) for c in known],
+        "notes": [f"removed citations to nothing in the graph: {', '.join(unknown)}"[:300]] if unknown else []})

@@ -10,7 +10,7 @@ from scholarstack.ideas.critic import GraphCritic
 from scholarstack.ideas.judge import CRITERIA, judge_offline, judge_with_model
 from scholarstack.ideas.graph import ROLES, ROUND_ONE_KINDS, Action, IdeaGraph, active_roles, merge, phase_mask, signals, validate_slate
 from scholarstack.ideas.roles import candidate_slate
-from scholarstack.ideas.proposal import synthesize_proposal
+from scholarstack.ideas.proposal import synthesize_proposal, write_proposal
 from scholarstack.ideas.runtime import Episode, graph_fingerprint, replay, run_episode
 from scholarstack.ideas.train import profile
 from scholarstack.index.embed import TfidfSvdEmbedder
@@ -241,6 +241,34 @@ def test_roles_as_agents_keep_only_admissible_edits_and_fall_back_when_the_model
     assert broken.rounds and any(r.selected for r in broken.rounds)  # the rule-based slates carried the episode
 
 
+def test_the_model_writes_the_proposal_citing_only_what_the_graph_holds(kb):
+    from scholarstack.ideas.proposal import WrittenProposal, write_proposal
+
+    class Writer:
+        def __init__(self, out):
+            self.out = out
+
+        def structured(self, prompt, response_model, **_):
+            from scholarstack.llm.client import LLMOutputError
+            from scholarstack.llm.usage import Usage
+
+            if self.out is None:
+                raise LLMOutputError("the reply did not match the schema")
+            return self.out, Usage()
+
+    g = run_episode("part-of-speech tagging", HeuristicTeacher(), kb, rounds=3).final
+    node = next(iter(g.nodes))
+    out = WrittenProposal(problem="Unknown words hurt taggers.", hypothesis="Suffix features help.", method="Add suffix tries.",
+                          experiments=["Tag the WSJ test set."], cites=[node, "E1", "E99", "fac_forged"])
+    prop = write_proposal(g, Writer(out))
+    assert prop.written_by == "model" and prop.problem == "Unknown words hurt taggers." and prop.cited[0] == node
+    assert all(c == node or "@" in c for c in prop.cited)  # evidence keys resolve to object @ locators
+    assert "E99" in prop.notes[0] and "fac_forged" in prop.notes[0]  # citations to nothing removed, and said
+    assert prop.references == synthesize_proposal(g).references  # references stay what the graph holds
+    failed = write_proposal(g, Writer(None))
+    assert failed.written_by == "rules" and "invalid" in failed.notes[0] and failed.problem == synthesize_proposal(g).problem
+
+
 @pytest.mark.llm
 def test_episode_with_local_llm(kb, llm_server, tmp_path):
     from scholarstack.llm.client import LLMClient, LLMConfig
@@ -255,7 +283,10 @@ def test_episode_with_local_llm(kb, llm_server, tmp_path):
     texts = [n.text for n in ep.seed_graph.nodes.values()]
     assert len(texts) == 6 and all(0 < len(t) <= 300 for t in texts)  # model-written (or fallback) seed within bounds
     assert graph_fingerprint(replay(ep)) == graph_fingerprint(ep.final)
-    judged = judge_with_model(synthesize_proposal(ep.final), client)
+    prop = write_proposal(ep.final, client)  # whatever it wrote, every citation it kept is in the graph
+    assert prop.written_by in ("model", "rules") and (prop.written_by == "model" or prop.notes)
+    assert all(c in ep.final.nodes or " @ " in c for c in prop.cited)
+    judged = judge_with_model(prop, client)
     assert judged.method == "llm rubric" and set(judged.scores) == set(CRITERIA)
     assert all(v is None for v in judged.scores.values()) == ("error" in judged.reasons)  # scores, or the failure recorded
     assert all(v is None or 1 <= v <= 5 for v in judged.scores.values())
