@@ -1,9 +1,7 @@
 """Benchmarks as assets: one partition per sweep configuration (configs/sweeps/*.yaml), and a
 report over a sweep's newest results. Results live in `<store>/evals`, apart from the user's store."""
 
-from collections.abc import Callable
-
-from dagster import AssetExecutionContext, Config, MaterializeResult, MetadataValue, ResourceParam, StaticPartitionsDefinition, asset
+from dagster import AssetExecutionContext, Config, MaterializeResult, MetadataValue, StaticPartitionsDefinition, asset
 
 from evaluations.report import HEADLINE, markdown_table, plots, tables, write_report
 from evaluations.sweep import all_config_keys, config_for, latest_results, run_config
@@ -19,13 +17,12 @@ def eval_store(store: StoreResource) -> Store:
 
 @asset(partitions_def=sweep_partitions, group_name="metrics", kinds={"duckdb"},
        description="One benchmark configuration measured (all its systems on the same items, in one run).")
-def benchmark_results(context: AssetExecutionContext, store: StoreResource, llm: LLMResource,
-                      compiler: ResourceParam[Callable[..., dict]]) -> MaterializeResult:
-    """`compiler`: the in-process compile the code location provides (orchestration.run.compile_store)."""
+def benchmark_results(context: AssetExecutionContext, store: StoreResource, llm: LLMResource) -> MaterializeResult:
+    """A benchmark's papers are compiled by the core's compile_papers: no Dagster run inside this one."""
     cfg = config_for(context.partition_key)
     es = eval_store(store)
     client = llm.client(es) if cfg.backend == "openai" else None
-    result = run_config(cfg, es, context.run.run_id, client, compiler=compiler)
+    result = run_config(cfg, es, context.run.run_id, client)
     tabs = {cfg.key: result["systems"]}
     meta = {"benchmark": cfg.benchmark, "n": result["n"], "table": MetadataValue.md(markdown_table(result["systems"]))}
     headline = HEADLINE.get(cfg.benchmark)

@@ -1,5 +1,6 @@
-"""A benchmark's papers in the store: items spread over a file, papers compiled through the
-compiler its caller hands in, the embedder by name."""
+"""A benchmark's papers in the store: items spread over a file, papers compiled by the core's
+`compile_papers` (no Dagster run: benchmarks run inside one) or a compiler the caller hands in,
+the embedder by name."""
 
 from __future__ import annotations
 
@@ -18,8 +19,8 @@ def spread(items: list, limit: int | None) -> list:
 
 
 class Compiler(Protocol):
-    """How a benchmark gets its papers compiled: the orchestration's in-process run (`compile_store`),
-    handed in by whoever runs the benchmark, so evaluations never import the orchestration."""
+    """Another way to compile a benchmark's papers, e.g. the orchestration's in-process run
+    (`compile_store`), handed in by a caller that is not itself a Dagster run."""
 
     def __call__(self, store_home: str, *, backend: str, papers: list[str], progress: bool, index: bool) -> dict[str, Any]: ...
 
@@ -31,13 +32,20 @@ def compile_records(store: Store, records: list[PaperRecord], compiler: Compiler
     have = set(raw_paper_ids(store))
     todo = [r for r in records if force or r.paper_id not in have]
     if todo:
-        if compiler is None:
-            raise ValueError(f"{len(todo)} of the benchmark's papers are not in {store.home} and no compiler was given "
-                             "(pass compiler=orchestration.run.compile_store)")
         ingest_records(store, todo)
-        summary = compiler(str(store.home), backend="offline", papers=[r.paper_id for r in todo], progress=progress, index=False)
+        ids = [r.paper_id for r in todo]
+        if compiler is None:
+            from expectations.suites import ge_validator
+            from scholarstack.compile import compile_papers
+            from scholarstack.store import new_run_id
+
+            summary = compile_papers(store, ids, new_run_id(), validator=ge_validator, progress=progress)
+            problems = summary["failed"]
+        else:
+            summary = compiler(str(store.home), backend="offline", papers=ids, progress=progress, index=False)
+            problems = summary["lines"]
         if not summary["ok"]:
-            raise RuntimeError("compiling the benchmark's papers failed:\n" + "\n".join(summary["lines"]))
+            raise RuntimeError("compiling the benchmark's papers failed:\n" + "\n".join(problems))
 
 
 def embedder_for(name: str, store: Store):

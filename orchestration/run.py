@@ -101,11 +101,10 @@ def _checks(result) -> list[str]:
 
 
 def resources_for(store_home: str | None = None, backend: str | None = None, **kw: Any) -> dict[str, Any]:
-    """The local resources (orchestration.resources_env) and the compiler the benchmark assets
-    compile their papers with: this module's compile_store."""
+    """The local resources (orchestration.resources_env) for this store and backend."""
     from orchestration.resources_env import local_resources
 
-    return local_resources(store_home, backend, **kw) | {"compiler": compile_store}
+    return local_resources(store_home, backend, **kw)
 
 
 def _l1_run(instance, resources: dict[str, Any], first: str, last: str) -> tuple[bool, dict, dict, list[str]]:

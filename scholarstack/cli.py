@@ -500,7 +500,6 @@ def cmd_eval(args: argparse.Namespace) -> int:
     """Like one configuration of a sweep (the same options), stored with the sweeps' results as sweep
     `eval`, so `report --sweep eval` shows it."""
     from evaluations.sweep import ANSWERING, BUDGETED, Config, run_config
-    from orchestration.run import compile_store
 
     from .store import Store, new_run_id
 
@@ -510,7 +509,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
     params = {k: v for k, v in (("data", args.data), ("limit", args.limit), ("embedder", args.embedder)) if v is not None}
     cfg = Config("eval", args.benchmark, args.backend if args.benchmark in ANSWERING else "offline", args.budget, params)
     client = _client(args, store) if args.benchmark in ANSWERING else None
-    result = run_config(cfg, store, new_run_id(), client, progress=not args.json, compiler=compile_store,
+    result = run_config(cfg, store, new_run_id(), client, progress=not args.json,
                         results=Store(store.home / "evals"))
     if args.json:
         _print_json(result)

@@ -167,3 +167,41 @@ def compile_syntheses(store: Store, run_id: str, validator: BatchValidator | Non
         "disagreements": sum(1 for s in syntheses if s.disagreements), "basis_items": sum(len(s.basis) for s in syntheses),
         **report.summary(), "seconds": round(time.perf_counter() - started, 2), **Usage().as_metadata(),
     }
+
+
+def compile_papers(store: Store, paper_ids: list[str], run_id: str, extractor: Extractor | None = None,
+                   validator: BatchValidator | None = None, taxonomy_path: str | Path | None = "configs/taxonomies/nlp.yaml",
+                   induce_k: int = 8, progress: bool = False) -> dict[str, Any]:
+    """The layers for these papers with no orchestrator: source maps and L1 per paper, then L2, L3
+    and the recheck over the store, the same steps the assets run. For benchmarks, which compile
+    their papers from inside a Dagster run and must not start Dagster runs there. A paper that
+    fails is recorded and the others go on, as in the assets."""
+    from tqdm import tqdm
+
+    from .l1.backends import OfflineExtractor
+    from .settings import REPO_ROOT
+    from .store import recheck
+
+    extractor = extractor or OfflineExtractor()
+    if taxonomy_path is not None and not Path(taxonomy_path).is_absolute():
+        taxonomy_path = REPO_ROOT / taxonomy_path
+    out: dict[str, Any] = {"ok": True, "failed": []}
+    for step, name in ((lambda p: compile_source_map(store, p, run_id, validator), "source_maps"),
+                       (lambda p: compile_facts(store, p, extractor, run_id, validator), "l1_facts")):
+        totals: Counter = Counter()
+        for paper_id in tqdm(paper_ids, desc=name, unit="paper", disable=not progress, leave=False):
+            try:
+                meta = step(paper_id)
+            except Exception as exc:  # one paper's fault must not stop the others
+                meta = {"status": "failed", "reason": f"{type(exc).__name__}: {exc}"[:300]}
+            if meta.get("status") == "failed":
+                out["failed"].append(f"{name} {paper_id}: {meta.get('reason', '')}")
+            totals.update({k: v for k, v in meta.items() if isinstance(v, int) and not isinstance(v, bool)})
+            totals[f"status_{meta.get('status', 'ok')}"] += 1
+        out[name] = dict(totals)
+    out["l2_organisation"] = compile_organisation(store, run_id, taxonomy_path=taxonomy_path, induce_k=induce_k,
+                                                  validator=validator, backend=extractor.backend)
+    out["l3_syntheses"] = compile_syntheses(store, run_id, validator=validator, backend=extractor.backend)
+    out["store_recheck"] = {"rechecked": len(recheck(store, run_id=run_id))}
+    out["ok"] = not out["failed"]
+    return out
