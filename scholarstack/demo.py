@@ -79,12 +79,15 @@ def revise_one_paper(store: Store, backend: str) -> None:
         report = ingest_paths(store, [revised], paper_id="N18-3011")  # named: a new version of that paper
         print(f"\n== Revision: N18-3011 edited; ingest: {report['changed']} changed, {report['unchanged']} unchanged ==")
         summary = compile_store(str(store.home), backend=backend, papers=["N18-3011"], progress=False, organise=False)
-        print("  " + summary["lines"][1])
+        l1 = summary["l1_facts"]
+        print(f"  L1 facts of N18-3011: {l1.get('new', 0)} new, {l1.get('revised', 0)} revised, {l1.get('reused', 0)} reused, "
+              f"{l1.get('withdrawn', 0)} withdrawn")
         st = store.status()
         print(f"  after recompiling only that partition: {st['needs_recheck']} objects need recheck")
         summary = compile_store(str(store.home), backend=backend, papers=[], progress=False)
-        for line in summary["lines"][2:5]:
-            print("  " + line)
+        l2, l3, rc = summary["l2_organisation"], summary["l3_syntheses"], summary["store_recheck"]
+        print(f"  L2: {l2.get('entities', 0)} entities, {l2.get('assignments', 0)} assignments, {l2.get('relations', 0)} relations; "
+              f"L3: {l3.get('syntheses', 0)} syntheses; recheck: {rc.get('rechecked', 0)} objects re-verified")
         print(f"  needs_recheck now: {store.status()['needs_recheck']}")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
