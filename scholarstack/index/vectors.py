@@ -23,6 +23,8 @@ from typing import Any, Protocol
 import numpy as np
 
 Hit = tuple[str, float, dict[str, Any]]
+DENSE = "dense"  # the vector's name in both engines, so a collection reads the same embedded or on a server
+INDEXED_PAYLOAD = ("kind", "paper_id")  # the fields views filter on, indexed on a server (Edge filters its segments in place)
 HNSW_FROM = 500_000
 IDLE_SECONDS = 1.0  # an open shard is closed after this long unused, so another process can open it
 WAIT_SECONDS = 30.0  # how long to wait for a shard another process holds
@@ -66,7 +68,7 @@ class _Shards:
                 if dim is None:
                     return None
                 path.mkdir(parents=True, exist_ok=True)
-                shard = EdgeShard.create(str(path), EdgeConfig(vectors={"dense": EdgeVectorParams(size=dim, distance=Distance.Cosine)}))
+                shard = EdgeShard.create(str(path), EdgeConfig(vectors={DENSE: EdgeVectorParams(size=dim, distance=Distance.Cosine)}))
             else:
                 shard = self._load(path, EdgeShard)
             self._open[path] = shard
@@ -137,7 +139,7 @@ class EdgeIndex:
             shard = SHARDS.use(self._path(collection), int(vectors.shape[1]))
             for i in range(0, len(ids), 2048):
                 shard.update(UpdateOperation.upsert_points([
-                    Point(point_id(oid), {"dense": vec.tolist()}, p | {"oid": oid})
+                    Point(point_id(oid), {DENSE: vec.tolist()}, p | {"oid": oid})
                     for oid, vec, p in zip(ids[i:i + 2048], vectors[i:i + 2048], payloads[i:i + 2048])]))
             shard.flush()
             if shard.info().indexed_vectors_count == 0 and shard.count(CountRequest()) >= HNSW_FROM:
@@ -161,7 +163,7 @@ class EdgeIndex:
             shard = SHARDS.use(self._path(collection))
             if shard is None:
                 return []
-            res = shard.query(QueryRequest(limit=k, query=Query.Nearest(np.asarray(vector, dtype=np.float32).tolist(), using="dense"),
+            res = shard.query(QueryRequest(limit=k, query=Query.Nearest(np.asarray(vector, dtype=np.float32).tolist(), using=DENSE),
                                            filter=Filter(must=conds) if conds else None, with_payload=True))
         return [(p.payload["oid"], float(p.score), {k: v for k, v in p.payload.items() if k != "oid"}) for p in res]
 
@@ -194,6 +196,7 @@ class QdrantIndex:
         from qdrant_client import QdrantClient
 
         self.client = QdrantClient(url=url, api_key=api_key) if url else QdrantClient(location=location or ":memory:")
+        self.server = bool(url)  # the in-memory client ignores payload indexes (and warns)
 
     def has(self, collection: str) -> bool:
         return self.client.collection_exists(collection)
@@ -201,8 +204,10 @@ class QdrantIndex:
     def _ensure(self, collection: str, dim: int) -> None:
         from qdrant_client import models
 
-        if not self.client.collection_exists(collection):
-            self.client.create_collection(collection, vectors_config=models.VectorParams(size=dim, distance=models.Distance.COSINE))
+        if not self.client.collection_exists(collection):  # the shard's schema: a named dense vector, keyword-indexed filters
+            self.client.create_collection(collection, vectors_config={DENSE: models.VectorParams(size=dim, distance=models.Distance.COSINE)})
+            for field in INDEXED_PAYLOAD if self.server else ():
+                self.client.create_payload_index(collection, field, models.PayloadSchemaType.KEYWORD)
 
     def upsert(self, collection: str, ids: list[str], vectors: np.ndarray, payloads: list[dict[str, Any]]) -> None:
         from qdrant_client import models
@@ -212,7 +217,7 @@ class QdrantIndex:
         self._ensure(collection, int(np.asarray(vectors).shape[1]))
         for i in range(0, len(ids), 2000):
             self.client.upsert(collection, points=[
-                models.PointStruct(id=point_id(oid), vector=np.asarray(vec, dtype=np.float32).tolist(), payload=p | {"oid": oid})
+                models.PointStruct(id=point_id(oid), vector={DENSE: np.asarray(vec, dtype=np.float32).tolist()}, payload=p | {"oid": oid})
                 for oid, vec, p in zip(ids[i:i + 2000], vectors[i:i + 2000], payloads[i:i + 2000])])
 
     def delete(self, collection: str, ids: list[str]) -> None:
@@ -230,7 +235,7 @@ class QdrantIndex:
         for key, want in (where or {}).items():
             match = models.MatchAny(any=list(want)) if isinstance(want, (list, tuple, set)) else models.MatchValue(value=want)
             conds.append(models.FieldCondition(key=key, match=match))
-        res = self.client.query_points(collection, query=np.asarray(vector, dtype=np.float32).tolist(), limit=k,
+        res = self.client.query_points(collection, query=np.asarray(vector, dtype=np.float32).tolist(), using=DENSE, limit=k,
                                        query_filter=models.Filter(must=conds) if conds else None, with_payload=True)
         return [(p.payload["oid"], float(p.score), {k: v for k, v in p.payload.items() if k != "oid"}) for p in res.points]
 
