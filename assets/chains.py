@@ -3,15 +3,16 @@ runs with `scholarstack chain FILE`) is an asset depending on the step before, s
 materialisable, re-runnable lineage. Task steps register what they derive and reuse it on the next
 run while its basis stands; the metadata says which steps were reused and what they cost."""
 
-from collections.abc import Callable
 from pathlib import Path
 
-from dagster import AssetExecutionContext, AssetKey, AssetsDefinition, MaterializeResult, MetadataValue, ResourceParam, asset
+from dagster import AssetExecutionContext, AssetKey, AssetsDefinition, MaterializeResult, MetadataValue, asset
 
 from resources import LLMResource, StoreResource
 from resources.vectors import VectorIndexResource
 from scholarstack.chain import Chain, StepResult, describe, load_chain
 from scholarstack.settings import CONFIG_DIR
+
+from .settings import CompileSettings
 
 
 def step_key(chain: Chain, index: int) -> AssetKey:
@@ -30,7 +31,7 @@ def _step_asset(chain: Chain, index: int, fresh: bool) -> AssetsDefinition:
     @asset(key=step_key(chain, index), deps=[step_key(chain, index - 1)] if index > 1 else [], group_name=f"chain_{chain.name}",
            description=f"{chain.name} step {index}: {step.task} {describe(step)[:200]}")
     def run_step(context: AssetExecutionContext, store: StoreResource, llm: LLMResource, vectors: VectorIndexResource,
-                 compiler: ResourceParam[Callable[..., dict]]) -> MaterializeResult:
+                 settings: CompileSettings) -> MaterializeResult:
         from scholarstack.chain import run_task_step
         from scholarstack.ingest.catalog import ingest_paths, raw_paper_ids
         from scholarstack.views.views import KnowledgeBase
@@ -40,11 +41,19 @@ def _step_asset(chain: Chain, index: int, fresh: bool) -> AssetsDefinition:
             report = ingest_paths(s, [base / p for p in step.paths])
             result = StepResult(index=index, task="ingest", request=describe(step), answer=f"{len(report['paper_ids'])} papers ingested",
                                 status="failed" if report.get("failed") else "done")
-        elif step.task == "compile":
-            summary = compiler(str(s.home), backend=chain.backend, papers=step.papers or raw_paper_ids(s), progress=False, index=True)
+        elif step.task == "compile":  # the core's compile: a chain step is a Dagster run, so no run inside it
+            from scholarstack.compile import compile_papers
+            from scholarstack.index.sync import sync_index
+
+            papers = step.papers or raw_paper_ids(s)
+            summary = compile_papers(s, papers, context.run.run_id, extractor=llm.extractor(s), validator=settings.validator(),
+                                     taxonomy_path=settings.taxonomy_path(), induce_k=settings.induce_k, adjudicator=llm.adjudicator(s))
             if not summary["ok"]:
-                raise RuntimeError("compile failed:\n" + "\n".join(summary["lines"]))
-            result = StepResult(index=index, task="compile", request=describe(step), answer="; ".join(summary["lines"][:2]), status="done")
+                raise RuntimeError("compile failed:\n" + "\n".join(summary["failed"]))
+            ix = sync_index(s, vectors.open(s), vectors.make_embedder(s))
+            answer = (f"{len(papers)} papers: {summary['l1_facts'].get('facts', 0)} facts, {summary['l2_organisation'].get('entities', 0)} "
+                      f"entities, {summary['l3_syntheses'].get('syntheses', 0)} syntheses; {ix['indexed']} vectors embedded")
+            result = StepResult(index=index, task="compile", request=describe(step), answer=answer, status="done")
         else:
             kb = KnowledgeBase(s, vectors.open(s), vectors.make_embedder(s))
             client = llm.client(s) if chain.backend == "openai" else None

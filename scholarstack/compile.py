@@ -171,7 +171,7 @@ def compile_syntheses(store: Store, run_id: str, validator: BatchValidator | Non
 
 def compile_papers(store: Store, paper_ids: list[str], run_id: str, extractor: Extractor | None = None,
                    validator: BatchValidator | None = None, taxonomy_path: str | Path | None = "configs/taxonomies/nlp.yaml",
-                   induce_k: int = 8, progress: bool = False) -> dict[str, Any]:
+                   induce_k: int = 8, adjudicator: Adjudicator | None = None, progress: bool = False) -> dict[str, Any]:
     """The layers for these papers with no orchestrator: source maps and L1 per paper, then L2, L3
     and the recheck over the store, the same steps the assets run. For benchmarks, which compile
     their papers from inside a Dagster run and must not start Dagster runs there. A paper that
@@ -200,7 +200,7 @@ def compile_papers(store: Store, paper_ids: list[str], run_id: str, extractor: E
             totals[f"status_{meta.get('status', 'ok')}"] += 1
         out[name] = dict(totals)
     out["l2_organisation"] = compile_organisation(store, run_id, taxonomy_path=taxonomy_path, induce_k=induce_k,
-                                                  validator=validator, backend=extractor.backend)
+                                                  adjudicator=adjudicator, validator=validator, backend=extractor.backend)
     out["l3_syntheses"] = compile_syntheses(store, run_id, validator=validator, backend=extractor.backend)
     out["store_recheck"] = {"rechecked": len(recheck(store, run_id=run_id))}
     out["ok"] = not out["failed"]
