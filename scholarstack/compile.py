@@ -180,7 +180,7 @@ def compile_papers(store: Store, paper_ids: list[str], run_id: str, extractor: E
 
     from .l1.backends import OfflineExtractor
     from .settings import REPO_ROOT
-    from .store import recheck
+    from .store import StoreError, recheck
 
     extractor = extractor or OfflineExtractor()
     if taxonomy_path is not None and not Path(taxonomy_path).is_absolute():
@@ -192,11 +192,13 @@ def compile_papers(store: Store, paper_ids: list[str], run_id: str, extractor: E
         for paper_id in tqdm(paper_ids, desc=name, unit="paper", disable=not progress, leave=False):
             try:
                 meta = step(paper_id)
+            except StoreError:  # the store itself is unusable (busy, disk full): stop, nothing half-written
+                raise
             except Exception as exc:  # one paper's fault must not stop the others
                 meta = {"status": "failed", "reason": f"{type(exc).__name__}: {exc}"[:300]}
             if meta.get("status") == "failed":
                 out["failed"].append(f"{name} {paper_id}: {meta.get('reason', '')}")
-            totals.update({k: v for k, v in meta.items() if isinstance(v, int) and not isinstance(v, bool)})
+            totals.update({k: v for k, v in meta.items() if isinstance(v, int) and not isinstance(v, bool) and k != "version"})
             totals[f"status_{meta.get('status', 'ok')}"] += 1
         out[name] = dict(totals)
     out["l2_organisation"] = compile_organisation(store, run_id, taxonomy_path=taxonomy_path, induce_k=induce_k,

@@ -115,6 +115,9 @@ class _Shards:
     def lock(self) -> threading.RLock:
         return self._lock
 
+    def holds(self, path: Path) -> bool:
+        return path in self._open
+
 
 SHARDS = _Shards()
 
@@ -127,7 +130,7 @@ class EdgeIndex:
         return self.root / collection
 
     def has(self, collection: str) -> bool:
-        return (self._path(collection) / "edge_config.json").exists() or self._path(collection) in SHARDS._open
+        return (self._path(collection) / "edge_config.json").exists() or SHARDS.holds(self._path(collection))
 
     def upsert(self, collection: str, ids: list[str], vectors: np.ndarray, payloads: list[dict[str, Any]]) -> None:
         from qdrant_edge import CountRequest, Point, UpdateOperation
