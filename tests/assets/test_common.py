@@ -1,18 +1,20 @@
-"""over_partitions: one paper's fault is reported after the others ran; a held store connection
-serves consecutive papers and is reopened after a failure."""
+"""over_partitions: one paper's fault is reported after the others ran; each paper's own figures
+are an observation of its partition; a held store connection serves consecutive papers and is
+reopened after a failure."""
 
 from types import SimpleNamespace
 
 import pytest
-from dagster import Failure
+from dagster import AssetKey, Failure
 
 from assets.common import over_partitions
 from scholarstack.store import Store
 
 
-def _context(keys):
-    return SimpleNamespace(partition_keys=keys, has_partition_key_range=True, has_partition_key=False,
-                           log=SimpleNamespace(info=lambda _: None))
+def _context(keys, events=None):
+    events = [] if events is None else events
+    return SimpleNamespace(partition_keys=keys, has_partition_key_range=True, has_partition_key=False, asset_key=AssetKey("t"),
+                           log=SimpleNamespace(info=lambda _: None), log_event=events.append)
 
 
 def test_held_connection_is_shared_and_reopened_after_a_failure(tmp_path):
@@ -29,8 +31,11 @@ def test_held_connection_is_shared_and_reopened_after_a_failure(tmp_path):
             raise ValueError("broken paper b")
         return {"status": "ok", "facts": 2}
 
+    events = []
     with pytest.raises(Failure) as exc:
-        over_partitions(_context(["a", "b", "c", "d"]), step, "test", progress=False, hold=store)
+        over_partitions(_context(["a", "b", "c", "d"], events), step, "test", progress=False, hold=store)
+    own = {e.partition: e.metadata for e in events}  # each paper's figures on its own partition
+    assert own["a"]["facts"].value == 2 and own["b"]["status"].value == "failed" and "broken paper b" in own["b"]["reason"].value
     assert "broken paper b" in exc.value.description and "1 of 4" in exc.value.description
     assert [k for k, _ in seen] == ["a", "b", "c", "d"]  # the papers after the fault still ran
     con = dict(seen)
