@@ -71,6 +71,12 @@ def test_sync_embeds_only_what_changed(store):
     assert hits and hits[0][2]["paper_id"] == "P1"
 
 
+def test_loading_minilm_prints_no_progress_bar():
+    code = "from scholarstack.index.embed import MiniLMEmbedder; print(MiniLMEmbedder().encode(['a tagger']).shape)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, env={"HF_HUB_OFFLINE": "1", "PATH": "/usr/bin:/bin"})
+    assert out.returncode == 0 and "(1, 384)" in out.stdout and "Loading weights" not in out.stderr and "\r" not in out.stderr
+
+
 def test_minilm_embeddings_from_the_packaged_model():
     emb = MiniLMEmbedder()
     v = emb.encode(["A part-of-speech tagger.", "A tagger for parts of speech.", "Protein folding in yeast cells."])
