@@ -24,7 +24,7 @@ import numpy as np
 
 Hit = tuple[str, float, dict[str, Any]]
 DENSE = "dense"  # the vector's name in both engines, so a collection reads the same embedded or on a server
-INDEXED_PAYLOAD = ("kind", "paper_id")  # the fields views filter on, indexed on a server (Edge filters its segments in place)
+INDEXED_PAYLOAD = ("kind", "paper_id")  # the fields views filter on: keyword-indexed in both engines
 HNSW_FROM = 500_000
 IDLE_SECONDS = 1.0  # an open shard is closed after this long unused, so another process can open it
 WAIT_SECONDS = 30.0  # how long to wait for a shard another process holds
@@ -60,7 +60,7 @@ class _Shards:
     def use(self, path: Path, dim: int | None = None):
         """The open shard at `path` (created with `dim`-sized vectors when given and absent; None
         when absent and no `dim`). Call under `lock`."""
-        from qdrant_edge import Distance, EdgeConfig, EdgeShard, EdgeVectorParams
+        from qdrant_edge import Distance, EdgeConfig, EdgeShard, EdgeVectorParams, PayloadSchemaType, UpdateOperation
 
         shard = self._open.get(path)
         if shard is None:
@@ -69,6 +69,8 @@ class _Shards:
                     return None
                 path.mkdir(parents=True, exist_ok=True)
                 shard = EdgeShard.create(str(path), EdgeConfig(vectors={DENSE: EdgeVectorParams(size=dim, distance=Distance.Cosine)}))
+                for field in INDEXED_PAYLOAD:  # a filtered search without them scans every payload (~5x slower at 200k)
+                    shard.update(UpdateOperation.create_field_index(field, PayloadSchemaType.Keyword))
             else:
                 shard = self._load(path, EdgeShard)
             self._open[path] = shard
