@@ -28,7 +28,7 @@ Kind = Literal["add_support_edge", "add_dependency_edge", "add_contradiction_edg
 
 class ProposedEdit(BaseModel):
     kind: Kind
-    node: str = Field(..., max_length=12, description="the node the edit starts from or acts on (its id, e.g. n3)")
+    node: str = Field(..., max_length=12, description="the node the edit starts from or acts on (its id, e.g. hyp1)")
     other: str = Field("", max_length=12, description="for an edge: the node it points to; for a repair: the weakness it answers")
     text: str = Field("", max_length=300, description="the text of a new Risk (contradiction) or of a repair")
     why: str = Field("", max_length=200)
@@ -42,7 +42,7 @@ def _prompt(graph: IdeaGraph, role: str, rnd: int) -> str:
     nodes = "\n".join(f"{n.id} [{n.type}] {n.text[:200]}" for n in graph.nodes.values() if n.active)
     edges = "\n".join(f"{e.src} {e.type} {e.dst}" + (" (resolved)" if e.resolved else "") for e in graph.edges) or "(none)"
     kinds = sorted(ROUND_ONE_KINDS - {"skip"}) if rnd == 1 else list(get_args(Kind))
-    return (f"Research idea graph on: {graph.topic}\nNodes:\n{nodes}\nEdges:\n{edges}\n\nYou are the {role}. {CHARGES[role]}\n"
+    return (f"Research idea graph on: {graph.topic}\nNodes:\n{nodes}\nEdges:\n{edges}\n\nYou are the {role}. {CHARGES.get(role, 'Strengthen the idea graph.')}\n"
             f"Propose up to 3 edits, each one of: {', '.join(kinds)}. Refer to nodes by their ids only.")
 
 
