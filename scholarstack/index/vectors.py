@@ -28,6 +28,7 @@ INDEXED_PAYLOAD = ("kind", "paper_id")  # the fields views filter on: keyword-in
 HNSW_FROM = 500_000
 IDLE_SECONDS = 1.0  # an open shard is closed after this long unused, so another process can open it
 WAIT_SECONDS = 30.0  # how long to wait for a shard another process holds
+REAP_EVERY = 0.25  # how often the reaper looks for idle shards (fixed: a changed IDLE_SECONDS applies at its next look)
 
 
 class VectorIndex(Protocol):
@@ -64,7 +65,7 @@ class _Shards:
 
         shard = self._open.get(path)
         if shard is None:
-            if not (path / "edge_config.json").exists():
+            if not self.exists(path):
                 if dim is None:
                     return None
                 path.mkdir(parents=True, exist_ok=True)
@@ -72,24 +73,26 @@ class _Shards:
                 for field in INDEXED_PAYLOAD:  # a filtered search without them scans every payload (~5x slower at 200k)
                     shard.update(UpdateOperation.create_field_index(field, PayloadSchemaType.Keyword))
             else:
-                shard = self._load(path, EdgeShard)
+                shard = self._load(path)
             self._open[path] = shard
             self._start_reaper()
         self._used[path] = time.monotonic()
         return shard
 
     @staticmethod
-    def _load(path: Path, edge_shard):
+    def _load(path: Path):
+        from qdrant_edge import EdgeShard
+
         deadline = time.monotonic() + WAIT_SECONDS
         while True:
             try:
-                return edge_shard.load(str(path))
+                return EdgeShard.load(str(path))
             except Exception as exc:  # the engine says WouldBlock while another process holds the shard
-                if "WouldBlock" not in str(exc) or time.monotonic() > deadline:
-                    if "WouldBlock" in str(exc):
-                        raise IndexBusyError(f"vector index {path} is held by another process (an MCP server or a "
-                                             f"compile?) for over {WAIT_SECONDS:.0f} s") from exc
+                if "WouldBlock" not in str(exc):
                     raise
+                if time.monotonic() > deadline:
+                    raise IndexBusyError(f"vector index {path} is held by another process (an MCP server or a "
+                                         f"compile?) for over {WAIT_SECONDS:.0f} s") from exc
                 time.sleep(0.2)
 
     def close_idle(self, idle: float | None = None) -> None:
@@ -107,7 +110,7 @@ class _Shards:
         if self._reaper is None or not self._reaper.is_alive():
             def reap():
                 while self._open:
-                    time.sleep(IDLE_SECONDS / 2)
+                    time.sleep(REAP_EVERY)
                     self.close_idle()
 
             self._reaper = threading.Thread(target=reap, name="edge-shard-reaper", daemon=True)
@@ -117,8 +120,9 @@ class _Shards:
     def lock(self) -> threading.RLock:
         return self._lock
 
-    def holds(self, path: Path) -> bool:
-        return path in self._open
+    def exists(self, path: Path) -> bool:
+        """A shard was created at `path` (open here or not)."""
+        return path in self._open or (path / "edge_config.json").exists()
 
 
 SHARDS = _Shards()
@@ -132,7 +136,7 @@ class EdgeIndex:
         return self.root / collection
 
     def has(self, collection: str) -> bool:
-        return (self._path(collection) / "edge_config.json").exists() or SHARDS.holds(self._path(collection))
+        return SHARDS.exists(self._path(collection))
 
     def upsert(self, collection: str, ids: list[str], vectors: np.ndarray, payloads: list[dict[str, Any]]) -> None:
         from qdrant_edge import CountRequest, Point, UpdateOperation
