@@ -10,6 +10,7 @@ from typing import Any
 
 from dagster import AssetExecutionContext, AssetObservation, AutomationCondition, Failure, MetadataValue
 
+from scholarstack.compile import countable
 from scholarstack.llm.usage import Usage
 from scholarstack.store import Store, StoreError
 
@@ -79,16 +80,16 @@ def _tally(out: dict[str, Any], key: str, totals: Counter, statuses: Counter, pr
         problems.append(f"{key}: {out.get('reason', '') or out.get('status')}"[:300])
     if out.get("status") == "failed":
         failed.append(f"{key}: {out.get('reason', '')}"[:400])
-    for k, v in out.items():
+    for k, v in countable(out).items():
         if k.startswith("llm_"):
             setattr(usage, k[4:], getattr(usage, k[4:]) + v)
-        elif isinstance(v, (int, float)) and not isinstance(v, bool) and k != "version":
+        else:
             totals[k] += v
 
 
 def _own(out: dict[str, Any]) -> dict[str, Any]:
     """A paper's figures as metadata: its status, the reason when it has one, its counts."""
-    own = {k: v for k, v in out.items() if isinstance(v, (int, float, str)) and not isinstance(v, bool) and k != "version"}
+    own = {k: v for k, v in out.items() if isinstance(v, str)} | countable(out)
     return {"status": out.get("status", "ok"), **own} | ({"reason": str(out["reason"])[:300]} if out.get("reason") else {})
 
 

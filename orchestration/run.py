@@ -6,7 +6,6 @@ shares): SQLite files there beside a DuckDB store, the store's database for a Po
 
 from __future__ import annotations
 
-import json
 import os
 import time
 import warnings
@@ -14,7 +13,6 @@ from pathlib import Path
 from typing import Any
 
 from scholarstack.settings import quiet_telemetry
-from scholarstack.store.db import URL_FILE
 
 quiet_telemetry()
 warnings.filterwarnings("ignore", message=".*is currently in beta.*")
@@ -32,17 +30,17 @@ def dagster_home(store_home: Path) -> Path:
     in its database, in their own schema (`<store schema>_dagster`), so the UI, the daemon and
     compile workers on other machines share one instance. A dagster.yaml already there is kept, a
     PostgreSQL store's storage section added to it when missing."""
+    from scholarstack.store.db import recorded_database
     from scholarstack.store.postgres import dagster_storage_yaml
 
     home = Path(store_home) / "dagster"
     home.mkdir(parents=True, exist_ok=True)
     cfg = home / "dagster.yaml"
-    text = cfg.read_text() if cfg.exists() else "telemetry:\n  enabled: false\n"
-    record = Path(store_home) / URL_FILE
-    if record.exists() and "storage:" not in text:
-        pg = json.loads(record.read_text())
-        text += dagster_storage_yaml(pg["url"], f"{pg['schema']}_dagster")
-    if not cfg.exists() or cfg.read_text() != text:
+    before = cfg.read_text() if cfg.exists() else None
+    text = before or "telemetry:\n  enabled: false\n"
+    if "storage:" not in text and (pg := recorded_database(Path(store_home))) is not None:
+        text += dagster_storage_yaml(pg[0], f"{pg[1]}_dagster")
+    if text != before:
         cfg.write_text(text)
     return home
 
@@ -89,15 +87,21 @@ def _root_cause(error) -> str:
     return " ".join(error.message.split())[:400]
 
 
-BLOCKING_L1_CHECK = "facts_valid"
-
-
 def _checks(result) -> list[str]:
     lines = [f"FAILED step {ev.step_key}: {_root_cause(ev.event_specific_data.error)}"
              for ev in result.all_events if ev.event_type_value == "STEP_FAILURE"]
     for ev in result.get_asset_check_evaluations():
         lines.append(f"check {ev.check_name} on {ev.asset_key.to_user_string()}: {'passed' if ev.passed else 'FAILED'}")
     return lines
+
+
+def _failed_blocking(result) -> list[str]:
+    """The blocking checks (as their specs declare them) that failed in this run."""
+    from orchestration.graph import CHECKS
+
+    blocking = {spec.key for c in CHECKS for spec in c.check_specs if spec.blocking}
+    return [f"check {ev.check_name} on {ev.asset_key.to_user_string()}" for ev in result.get_asset_check_evaluations()
+            if not ev.passed and ev.asset_check_key in blocking]
 
 
 def resources_for(store_home: str | None = None, backend: str | None = None, **kw: Any) -> dict[str, Any]:
@@ -107,20 +111,20 @@ def resources_for(store_home: str | None = None, backend: str | None = None, **k
     return local_resources(store_home, backend, **kw)
 
 
-def _l1_run(instance, resources: dict[str, Any], first: str, last: str) -> tuple[bool, dict, dict, list[str]]:
+def _l1_run(instance, resources: dict[str, Any], first: str, last: str) -> tuple[bool, dict, dict, list[str], list[str]]:
     """One run of source maps and L1 over a contiguous range of paper partitions: (success,
-    source-map metadata, L1 metadata, check lines)."""
+    source-map metadata, L1 metadata, check lines, failed blocking checks)."""
     from dagster import materialize
 
     from orchestration.graph import ASSETS, CHECKS
 
     res = materialize([*ASSETS, *CHECKS], selection=["source_maps", "l1_facts"], instance=instance, resources=resources,
                       run_config=QUIET, tags={RANGE_START: first, RANGE_END: last}, raise_on_error=False)
-    return res.success, _metadata(res, "source_maps"), _metadata(res, "l1_facts"), _checks(res)
+    return res.success, _metadata(res, "source_maps"), _metadata(res, "l1_facts"), _checks(res), _failed_blocking(res)
 
 
 def _worker_l1_run(store_home: str, backend: str, first: str, last: str, llm: dict | None,
-                   embedder: str | None) -> tuple[bool, dict, dict, list[str]]:
+                   embedder: str | None) -> tuple[bool, dict, dict, list[str], list[str]]:
     """`_l1_run` in a worker process, with its own instance and resources (neither crosses processes)."""
     resources = resources_for(store_home, backend, progress=False, embedder=embedder, **(llm or {}))
     return _l1_run(instance_for(Path(store_home)), resources, first, last)
@@ -197,8 +201,10 @@ def compile_store(store_home: str | None, backend: str = "offline", papers: list
             results = list(pool.map(_worker_l1_run, *zip(*jobs)))
     else:
         results = [_l1_run(instance, resources, rng[0], rng[-1]) for rng in ranges]
-    for ok, sm_meta, l1_meta, checks in results:
+    blocked: list[str] = []
+    for ok, sm_meta, l1_meta, checks, failed_blocking in results:
         summary["ok"] &= ok
+        blocked += failed_blocking
         summary.setdefault("source_maps", []).append(sm_meta)
         summary.setdefault("l1_facts", []).append(l1_meta)
         lines += checks
@@ -211,9 +217,8 @@ def compile_store(store_home: str | None, backend: str = "offline", papers: list
                     f"{l1.get('reused', 0)} reused, {l1.get('withdrawn', 0)} withdrawn, {l1.get('rejected', 0)} rejected); "
                     f"LLM calls {l1.get('llm_calls', 0)}, cache hits {l1.get('llm_cache_hits', 0)}, tokens {l1.get('llm_tokens_in', 0)}/{l1.get('llm_tokens_out', 0)}; "
                     f"papers failed {l1.get('status_failed', 0)} (their facts kept), partial {l1.get('status_partial', 0)}")
-    blocked = [line for line in lines if line.startswith(f"check {BLOCKING_L1_CHECK} ") and line.endswith("FAILED")]
     if organise and blocked:  # as Dagster's blocking check does within one run: nothing is built on failed facts
-        lines.append(f"L2, L3, recheck and index: not run: {blocked[0]} (a blocking check; the store keeps what it had)")
+        lines.append(f"L2, L3, recheck and index: not run: {blocked[0]} failed (a blocking check; the store keeps what it had)")
         summary["ok"] = False
     elif organise:
         res = materialize([*ASSETS, *CHECKS], selection=["l2_organisation", "l3_syntheses", "store_recheck"] + (["vector_index"] if index else []),

@@ -169,6 +169,11 @@ def compile_syntheses(store: Store, run_id: str, validator: BatchValidator | Non
     }
 
 
+def countable(meta: dict[str, Any]) -> dict[str, int | float]:
+    """A step's figures that add up over papers: its numbers, not its version."""
+    return {k: v for k, v in meta.items() if isinstance(v, (int, float)) and not isinstance(v, bool) and k != "version"}
+
+
 def compile_papers(store: Store, paper_ids: list[str], run_id: str, extractor: Extractor | None = None,
                    validator: BatchValidator | None = None, taxonomy_path: str | Path | None = "configs/taxonomies/nlp.yaml",
                    induce_k: int = 8, adjudicator: Adjudicator | None = None, progress: bool = False) -> dict[str, Any]:
@@ -198,7 +203,7 @@ def compile_papers(store: Store, paper_ids: list[str], run_id: str, extractor: E
                 meta = {"status": "failed", "reason": f"{type(exc).__name__}: {exc}"[:300]}
             if meta.get("status") == "failed":
                 out["failed"].append(f"{name} {paper_id}: {meta.get('reason', '')}")
-            totals.update({k: v for k, v in meta.items() if isinstance(v, int) and not isinstance(v, bool) and k != "version"})
+            totals.update(countable(meta))
             totals[f"status_{meta.get('status', 'ok')}"] += 1
         out[name] = dict(totals)
     out["l2_organisation"] = compile_organisation(store, run_id, taxonomy_path=taxonomy_path, induce_k=induce_k,

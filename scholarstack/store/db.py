@@ -57,6 +57,18 @@ def resolve_home(path: str | os.PathLike | None = None) -> Path:
     return Path(path or settings().home or DEFAULT_HOME)
 
 
+def recorded_database(home: Path) -> tuple[str, str] | None:
+    """(URL, schema) a PostgreSQL store's directory remembers in `store.url`; None for a DuckDB store."""
+    marker = Path(home) / URL_FILE
+    if not marker.is_file():
+        return None
+    try:
+        remembered = json.loads(marker.read_text())
+        return remembered["url"], remembered["schema"]
+    except (ValueError, KeyError, TypeError) as exc:
+        raise StoreError(f"{marker} is not a store's database record ({exc}); restore it or remove the directory") from exc
+
+
 class Store(CorpusReads):
     """A store directory: `store.duckdb` and its lock (or `store.url` naming its PostgreSQL
     database), the LLM cache and the vector index files.
@@ -128,13 +140,9 @@ class Store(CorpusReads):
     def _database_url(self, url: str | None) -> tuple[str | None, str]:
         from ..models.common import stable_hash
 
-        marker = self.home / URL_FILE
-        if marker.is_file():
-            try:
-                remembered = json.loads(marker.read_text())
-                known, schema = remembered["url"], remembered["schema"]
-            except (ValueError, KeyError, TypeError) as exc:
-                raise StoreError(f"{marker} is not a store's database record ({exc}); restore it or remove the directory") from exc
+        remembered = recorded_database(self.home)
+        if remembered is not None:
+            known, schema = remembered
             if url and url != known:
                 raise StoreError(f"store {self.home} lives in {known} ({URL_FILE}), not in the given {url}")
             return known, schema

@@ -6,7 +6,13 @@ from __future__ import annotations
 
 class CorpusReads:
     """Mixed into `Store`: uses its `query`, `connect`, `transaction`, `insert_rows`, `with_id_table`,
-    `json_text`, `table_exists` and `raw_schema`."""
+    `json_text`, `table_exists`, `raw_schema` and `get_rows`."""
+
+    def names(self, ids) -> dict[str, str]:
+        """id → name of these objects (an entity's name; the id where an object has none), for the
+        text of the objects that refer to them."""
+        ids = set(ids)
+        return {oid: r["data"].get("name", oid) for oid, r in self.get_rows(ids).items()} if ids else {}
 
     def raw_papers(self) -> list[tuple[str, str, str]]:
         """(paper_id, content_hash, source) of every ingested record, by paper id."""

@@ -23,8 +23,7 @@ def show_object(store, obj_id: str, version: int | None = None) -> dict[str, Any
     if row["kind"] == "paper":
         sents = store.paper_sentences(obj_id, row["version"] if version is not None else None)
         data = data | {"first_sentences": [f"{s['locator']} {s['text']}" for s in sents[:5]]}
-    named = named_ids(row["kind"], data)
-    names = {oid: r["data"].get("name", oid) for oid, r in store.get_rows(named).items()} if named else {}
+    names = store.names(named_ids(row["kind"], data))
     return {
         "id": obj_id,
         "kind": row["kind"],

@@ -104,8 +104,7 @@ class KnowledgeBase:
         with self.store.connect():
             texts = self.store.current_sentences(oid for oid, _, _ in wanted if _is_locator(oid))
             rows = self.store.get_rows(oid for oid, _, _ in wanted if not _is_locator(oid))
-            named = {i for r in rows.values() for i in named_ids(r["kind"], r["data"])}
-            names = {oid: r["data"].get("name", oid) for oid, r in self.store.get_rows(named).items()} if named else {}
+            names = self.store.names(i for r in rows.values() for i in named_ids(r["kind"], r["data"]))
         out = []
         for oid, score, via in wanted:
             if _is_locator(oid):
