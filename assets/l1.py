@@ -1,17 +1,17 @@
 """L1: source-grounded facts per paper, with evidence locators and a verification status."""
 
 
-from dagster import AssetExecutionContext, BackfillPolicy, MaterializeResult, asset
+from dagster import AssetExecutionContext, MaterializeResult, asset
 
 from resources import LLMResource, StoreResource
 from scholarstack.compile import compile_facts
 
 from .common import clean_metadata, over_partitions, run_id
-from .partitions import paper_partitions
+from .partitions import paper_backfill_policy, paper_partitions
 from .settings import CompileSettings
 
 
-@asset(partitions_def=paper_partitions, backfill_policy=BackfillPolicy.single_run(), deps=["source_maps"],
+@asset(partitions_def=paper_partitions, backfill_policy=paper_backfill_policy(), deps=["source_maps"],
        group_name="L1", kinds={"duckdb"}, code_version="1",
        description="Facts (statement, subject, type, context, quantities, evidence, verification) per paper.")
 def l1_facts(context: AssetExecutionContext, store: StoreResource, llm: LLMResource, settings: CompileSettings) -> MaterializeResult:

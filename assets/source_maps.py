@@ -1,17 +1,17 @@
 """Source maps: each paper's sentences with stable locators, sections and character spans."""
 
 
-from dagster import AssetExecutionContext, BackfillPolicy, MaterializeResult, asset
+from dagster import AssetExecutionContext, MaterializeResult, asset
 
 from resources import StoreResource
 from scholarstack.compile import compile_source_map
 
 from .common import clean_metadata, over_partitions, run_id
-from .partitions import paper_partitions
+from .partitions import paper_backfill_policy, paper_partitions
 from .settings import CompileSettings
 
 
-@asset(partitions_def=paper_partitions, backfill_policy=BackfillPolicy.single_run(), deps=["paper_sources"],
+@asset(partitions_def=paper_partitions, backfill_policy=paper_backfill_policy(), deps=["paper_sources"],
        group_name="source_maps", kinds={"duckdb"}, code_version="1",
        description="Sentences with locators paper_id:sid, registered per paper; a changed paper gets a new version.")
 def source_maps(context: AssetExecutionContext, store: StoreResource, settings: CompileSettings) -> MaterializeResult:

@@ -7,6 +7,7 @@ import os
 from pathlib import Path
 from typing import Literal
 
+from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -29,6 +30,17 @@ class Settings(BaseSettings):
     embedder: str = "minilm"
     store_url: str | None = None  # postgresql://… : new stores keep their tables there; else DuckDB in the store
     qdrant_url: str | None = None  # a Qdrant server; else the embedded index in the store
+    qdrant_api_key: str | None = None
+    # How a Qdrant server lays out a new collection (configs/deploy/kubernetes/: a cluster): shards
+    # spread vectors over nodes, replicas survive a node's loss, on_disk keeps full vectors on disk
+    # with int8 copies in RAM (a quarter of the memory; past ~10M vectors memory decides).
+    qdrant_shards: int = Field(1, ge=1)
+    qdrant_replicas: int = Field(1, ge=1)
+    qdrant_on_disk: bool = False
+    # Papers per Dagster run when a backfill of the per-paper partitions is launched (the UI, the
+    # daemon): unset, one run takes them all; N, a run per N papers, which a run launcher such as
+    # Kubernetes' puts on its own pod, so papers compile on many machines at once.
+    papers_per_run: int | None = Field(None, ge=1)
     lock_timeout: float = 300.0  # seconds a writer waits for the store lock
     max_paper_chars: int = 3_000_000  # a larger paper is rejected at ingestion, named
     watch_dir: Path | None = None  # the sensor's inbox (else configs/corpora.yaml's)

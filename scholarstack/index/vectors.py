@@ -22,6 +22,8 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from ..settings import settings
+
 Hit = tuple[str, float, dict[str, Any]]
 DENSE = "dense"  # the vector's name in both engines, so a collection reads the same embedded or on a server
 INDEXED_PAYLOAD = ("kind", "paper_id")  # the fields views filter on: keyword-indexed in both engines
@@ -201,11 +203,13 @@ class EdgeIndex:
 class QdrantIndex:
     """A Qdrant server (`url`) or in-memory client; ids are mapped to UUIDs, the original kept in the payload."""
 
-    def __init__(self, url: str | None = None, location: str | None = None, api_key: str | None = None):
+    def __init__(self, url: str | None = None, location: str | None = None, api_key: str | None = None,
+                 shards: int = 1, replicas: int = 1, on_disk: bool = False):
         from qdrant_client import QdrantClient
 
         self.client = QdrantClient(url=url, api_key=api_key) if url else QdrantClient(location=location or ":memory:")
         self.server = bool(url)  # the in-memory client ignores payload indexes (and warns)
+        self.shards, self.replicas, self.on_disk = shards, replicas, on_disk
 
     def has(self, collection: str) -> bool:
         return self.client.collection_exists(collection)
@@ -214,7 +218,13 @@ class QdrantIndex:
         from qdrant_client import models
 
         if not self.client.collection_exists(collection):  # the shard's schema: a named dense vector, keyword-indexed filters
-            self.client.create_collection(collection, vectors_config={DENSE: models.VectorParams(size=dim, distance=models.Distance.COSINE)})
+            # On a cluster: shards over the nodes, replicas for a node's loss; on_disk: full vectors
+            # on disk, int8 copies in RAM for the search (rescored from disk).
+            quantization = models.ScalarQuantization(scalar=models.ScalarQuantizationConfig(
+                type=models.ScalarType.INT8, always_ram=True)) if self.on_disk else None
+            self.client.create_collection(
+                collection, vectors_config={DENSE: models.VectorParams(size=dim, distance=models.Distance.COSINE, on_disk=self.on_disk)},
+                shard_number=self.shards, replication_factor=self.replicas, quantization_config=quantization)
             for field in INDEXED_PAYLOAD if self.server else ():
                 self.client.create_payload_index(collection, field, models.PayloadSchemaType.KEYWORD)
 
@@ -260,4 +270,9 @@ class QdrantIndex:
 
 
 def open_index(home: str | Path, url: str | None = None) -> VectorIndex:
-    return QdrantIndex(url=url) if url else EdgeIndex(Path(home) / "qdrant")
+    """A Qdrant server at `url`, laid out as the settings say; else the store's embedded shards."""
+    if not url:
+        return EdgeIndex(Path(home) / "qdrant")
+    env = settings()
+    return QdrantIndex(url=url, api_key=env.qdrant_api_key, shards=env.qdrant_shards, replicas=env.qdrant_replicas,
+                       on_disk=env.qdrant_on_disk)
