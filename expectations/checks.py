@@ -5,13 +5,13 @@ reference-integrity checks that only the store can answer."""
 from dagster import AssetCheckResult, AssetCheckSeverity, asset_check
 
 from resources import StoreResource
-from scholarstack.store import Store, load_object
+from scholarstack.store import Store
 
 from .suites import _rows, validate_frame
 
 
 def _suite_check(store: Store, kind: str) -> AssetCheckResult:
-    objs = [load_object(r) for r in store.objects(kind)]
+    objs = store.current_models(kind)
     if not objs:
         return AssetCheckResult(passed=True, metadata={"objects": 0})
     result = validate_frame(kind, _rows(kind, objs))

@@ -19,7 +19,7 @@ from .models import Assignment, Entity, Fact, Relation, Sentence, SourceMap, Tax
 from .l2.entities import Adjudicator, build_entities, entity_lookup
 from .l2.relations import extract_relations
 from .l2.taxonomy import assign_categories, keep_or_induce, load_taxonomy
-from .store import Store, load_object, register_many, withdraw_missing
+from .store import Store, register_many, withdraw_missing
 from .store.registry import BatchValidator, register_changed
 from .l3 import synthesize_categories, synthesize_results
 
@@ -106,7 +106,7 @@ def _register_facts(store: Store, paper_id: str, extractor: Extractor, run_id: s
 
 
 def current_models(store: Store, kind: str) -> list:
-    return [load_object(r) for r in store.objects(kind)]
+    return store.current_models(kind)
 
 
 def compile_organisation(store: Store, run_id: str, taxonomy_path: str | Path | None = None, induce_k: int = 8,

@@ -38,6 +38,13 @@ def strip_head(key: str) -> str:
     return " ".join(words[:-1]) if len(words) > 1 and words[-1] in GENERIC_HEADS else key
 
 
+def _alike(a: str, b: str, at_least: float = 0.9) -> bool:
+    """difflib's ratio ≥ at_least, asking its two cheap upper bounds first (the same answer; most
+    pairs fail the first, which a one-paper update meets ~176k times at 978 papers)."""
+    sm = SequenceMatcher(None, a, b)
+    return sm.real_quick_ratio() >= at_least and sm.quick_ratio() >= at_least and sm.ratio() >= at_least
+
+
 def offline_adjudicator(a: str, b: str, contexts: list[str]) -> tuple[bool, str]:
     core = strip_head(a)
     if core == strip_head(b):
@@ -128,7 +135,7 @@ def build_entities(facts: list[Fact], adjudicate: Adjudicator | None = None, run
             for b in block[i + 1:]:
                 if uf.find(a) == uf.find(b):
                     continue
-                near = strip_head(a) == strip_head(b) or (min(len(a), len(b)) >= 6 and SequenceMatcher(None, a, b).ratio() >= 0.9)
+                near = strip_head(a) == strip_head(b) or (min(len(a), len(b)) >= 6 and _alike(a, b))
                 if near:
                     same, reason = adjudicate(a, b, contexts.get(a, []) + contexts.get(b, []))
                     notes[a].append(("merged: " if same else "not merged: ") + reason)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from enum import StrEnum
+from functools import lru_cache
 from typing import ClassVar
 
 from pydantic import BaseModel, Field
@@ -57,6 +58,11 @@ class Context(BaseModel):
     assumptions: list[str] = Field(default_factory=list)
 
 
+@lru_cache(maxsize=1 << 16)
+def _variant_id(base: str, variant: str) -> str:
+    return f"fac_{stable_hash([base, variant])}"
+
+
 class Fact(HasEvidence, ResearchObject):
     kind: ClassVar[str] = "fact"
     # A fact is identified by its paper, its anchor sentence and its type: re-extraction of an
@@ -75,7 +81,7 @@ class Fact(HasEvidence, ResearchObject):
     @property
     def id(self) -> str:
         base = super().id
-        return base if not self.variant else f"fac_{stable_hash([base, self.variant])}"
+        return base if not self.variant else _variant_id(base, self.variant)
 
     def hashed_content(self) -> dict:
         data = super().hashed_content()
