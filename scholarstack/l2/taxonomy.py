@@ -82,6 +82,15 @@ def assign_categories(taxonomy: Taxonomy, entities: list[Entity], facts: dict[st
     """
     prov = Provenance(producer="organise.assign", backend=backend, run_id=run_id)
     out: list[Assignment] = []
+    tax_id = taxonomy.id
+    cues = {(dim.key, cat.key): _cue_patterns(tuple(cat.keywords)) for dim in taxonomy.dimensions for cat in dim.categories if cat.keywords}
+    matched: dict[str, frozenset] = {}  # a statement → the categories whose cue it carries: facts recur across entities
+
+    def cue_in(low: str) -> frozenset:
+        if low not in matched:
+            matched[low] = frozenset(k for k, (cue, _) in cues.items() if cue.search(low))
+        return matched[low]
+
     for e in entities:
         if e.type not in (EntityType.method, EntityType.task, EntityType.other):
             continue
@@ -93,9 +102,9 @@ def assign_categories(taxonomy: Taxonomy, entities: list[Entity], facts: dict[st
             for cat in dim.categories:
                 if not cat.keywords:
                     continue
-                cue, declared_re = _cue_patterns(tuple(cat.keywords))
+                cue, declared_re = cues[(dim.key, cat.key)]
                 in_name = len(cue.findall(names))
-                hits = [i for i, low in enumerate(lowered) if cue.search(low)]
+                hits = [i for i, low in enumerate(lowered) if (dim.key, cat.key) in cue_in(low)]
                 support = [mention_facts[i] for i in hits]
                 declared = in_name > 0 or any(declared_re.search(lowered[i]) for i in hits)
                 score = 3 * in_name + len(support)
@@ -114,7 +123,7 @@ def assign_categories(taxonomy: Taxonomy, entities: list[Entity], facts: dict[st
                 else:
                     certainty = Certainty.medium
                 out.append(Assignment(
-                    entity_id=e.id, taxonomy_id=taxonomy.id, category_id=f"{taxonomy.id}/{dim.key}/{cat.key}",
+                    entity_id=e.id, taxonomy_id=tax_id, category_id=f"{tax_id}/{dim.key}/{cat.key}",
                     supporting_facts=sorted({f.id for f in support})[:8], declared=declared, certainty=certainty,
                     rationale=f"cue score {score} for '{cat.name}'" + (f"; tied with {len(close) - 1} other(s)" if len(close) > 1 else ""),
                     provenance=prov,
