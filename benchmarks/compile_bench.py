@@ -1,8 +1,9 @@
 """Compile benchmark (not a test): 10, 100 and all 978 ACL ScisummNet papers, offline backend.
 
 Each size and store configuration runs in its own process (so peak memory is that run's): ingest,
-full compile through L3 and the recheck, then a one-paper update (one sentence of one paper edited,
-re-ingested, its partition recompiled, L2/L3/recheck rerun) against the full compile.
+full compile through L3 and the recheck, then two one-paper updates (one sentence of one paper
+edited, re-ingested, its partition recompiled, L2/L3/recheck rerun) against the full compile: one
+that changes no fact (L2 and L3 stand) and one that changes a fact (they rebuild).
 Configurations: `duckdb` (the embedded default), `postgres` (a throwaway local server) and
 `postgres:N` (N worker processes compiling papers).
 
@@ -39,10 +40,12 @@ def one(n: int, index: bool = False, url: str | None = None, workers: int = 1) -
     t_full = time.perf_counter() - t0
     assert full["ok"], full["lines"]
     st = store.status()
-    # One-paper update, in a fresh process as a nightly refresh would run it (this one's caches are
-    # warm): one sentence of the first paper that has sections edited, re-ingested, recompiled.
+    # One-paper updates, each in a fresh process as a nightly refresh would run it (this one's caches
+    # are warm): one sentence of the first paper that has sections edited, re-ingested, recompiled;
+    # first a sentence no fact cites (L2 and L3 stand), then one a fact cites (they rebuild).
     pid = next(p for p in rep["paper_ids"] if raw_record(store, p).sections)
-    t_update, rechecked = _in_a_process(["--update", str(home), pid], "the one-paper update")
+    t_same, _, _ = _in_a_process(["--update", str(home), pid, "uncited"], "the one-paper update (no fact changed)")
+    t_update, rechecked, l1 = _in_a_process(["--update", str(home), pid, "cited"], "the one-paper update")
     out = {
         "papers": n, "ingest_seconds": round(t_ingest, 1), "compile_seconds": round(t_full, 1),
         "papers_per_minute": round(n / t_full * 60, 1),
@@ -51,7 +54,8 @@ def one(n: int, index: bool = False, url: str | None = None, workers: int = 1) -
         "syntheses": st["layers"].get("L3", {}).get("synthesis", {}).get("total", 0),
         "sentences": st["sentences"],
         "update_one_paper_seconds": round(t_update, 1), "update_vs_full": round(t_update / t_full, 3),
-        "update_rechecked": rechecked,
+        "update_facts": l1, "update_rechecked": rechecked,
+        "update_no_fact_changed_seconds": round(t_same, 1), "update_no_fact_changed_vs_full": round(t_same / t_full, 3),
         "peak_rss_mb": round(max(resource.getrusage(w).ru_maxrss for w in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)) / 1024),
     }
     if index:  # the vector index, measured apart: embedding dominates and depends on the embedder
@@ -76,22 +80,36 @@ def _in_a_process(argv: list[str], what: str):
     return json.loads(line[7:])
 
 
-def update(home: str, pid: str) -> tuple[float, int]:
+def edit_paper(store, pid: str, fact_changes: bool = True):
+    """`pid`'s record with one sentence edited: the evidence sentence of one of its facts (so L1,
+    and what builds on it, change), or, with `fact_changes=False`, a sentence no fact cites."""
+    from scholarstack.ingest.catalog import raw_record
+
+    rec = raw_record(store, pid)
+    cited = {int(loc.rsplit(":", 1)[1]) for r in store.objects("fact", paper_id=pid) for loc in r["data"]["evidence"]}
+    for section in rec.sections:
+        for i, (sid, text) in enumerate(section.sentences):
+            if (sid in cited) == fact_changes and len(text) > 40:
+                section.sentences[i] = (sid, text.replace(" ", " also ", 1) if fact_changes else text + " This sentence was revised.")
+                return rec
+    raise ValueError(f"{pid} has no sentence to edit ({'cited' if fact_changes else 'uncited'})")
+
+
+def update(home: str, pid: str, fact_changes: bool = True) -> tuple[float, int, dict]:
     """Edit one sentence of `pid`, re-ingest it and recompile its partition, L2, L3 and the recheck:
-    (seconds, objects rechecked)."""
+    (seconds, objects rechecked, L1 figures)."""
     from orchestration.run import compile_store
-    from scholarstack.ingest.catalog import ingest_records, raw_record
+    from scholarstack.ingest.catalog import ingest_records
     from scholarstack.store import Store
 
     store = Store(home)
-    rec = raw_record(store, pid)
-    sid, text = rec.sections[0].sentences[0]
-    rec.sections[0].sentences[0] = (sid, text + " This sentence was revised.")
+    rec = edit_paper(store, pid, fact_changes)
     t0 = time.perf_counter()
     ingest_records(store, [rec])
     part = compile_store(home, papers=[pid], progress=False, index=False)
     assert part["ok"], part["lines"]
-    return time.perf_counter() - t0, part["store_recheck"].get("rechecked", 0)
+    l1 = {k: part["l1_facts"].get(k, 0) for k in ("new", "revised", "reused", "withdrawn")}
+    return time.perf_counter() - t0, part["store_recheck"].get("rechecked", 0), l1
 
 
 def main() -> None:
@@ -100,13 +118,14 @@ def main() -> None:
     ap.add_argument("--stores", nargs="*", default=["duckdb"], help="duckdb, postgres, postgres:N (N workers)")
     ap.add_argument("--one", type=int, default=None)
     ap.add_argument("--url", default=None)
-    ap.add_argument("--update", nargs=2, metavar=("HOME", "PAPER"), help=argparse.SUPPRESS)
+    ap.add_argument("--update", nargs=3, metavar=("HOME", "PAPER", "SENTENCE"), help=argparse.SUPPRESS)
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--out", default="bench_out")
     ap.add_argument("--index", action="store_true", help="also embed and index every sentence, fact, entity, synthesis (MiniLM)")
     args = ap.parse_args()
     if args.update:
-        print("RESULT " + json.dumps(update(*args.update)))
+        home, pid, sentence = args.update
+        print("RESULT " + json.dumps(update(home, pid, fact_changes=sentence == "cited")))
         return
     if args.one is not None:
         print("RESULT " + json.dumps(one(args.one, args.index, args.url, args.workers)))

@@ -227,9 +227,12 @@ def compile_store(store_home: str | None, backend: str = "offline", papers: list
         l2, l3, rc, ix = (_metadata(res, k) for k in ("l2_organisation", "l3_syntheses", "store_recheck", "vector_index"))
         summary |= {"l2_organisation": l2, "l3_syntheses": l3, "store_recheck": rc, "vector_index": ix}
         skipped = "not run: an earlier step failed (the store keeps what it had)"
-        lines.append(f"L2: {l2.get('entities', 0)} entities, {l2.get('assignments', 0)} assignments "
-                     f"({l2.get('assignments_uncertain', 0)} uncertain), {l2.get('relations', 0)} relations" if l2 else f"L2: {skipped}")
-        lines.append(f"L3: {l3.get('syntheses', 0)} syntheses ({l3.get('disagreements', 0)} with disagreements)" if l3 else f"L3: {skipped}")
+        same = " (unchanged: no fact or organisation changed since the last build, nothing rebuilt)"
+        lines.append(f"L2: {l2.get('entities', 0)} entities, " + (f"{l2.get('assignments', 0)} assignments, {l2.get('relations', 0)} relations{same}"
+                     if l2.get("unchanged") else f"{l2.get('assignments', 0)} assignments ({l2.get('assignments_uncertain', 0)} uncertain), "
+                     f"{l2.get('relations', 0)} relations") if l2 else f"L2: {skipped}")
+        lines.append(f"L3: {l3.get('syntheses', 0)} syntheses" + (same if l3.get("unchanged") else f" ({l3.get('disagreements', 0)} with disagreements)")
+                     if l3 else f"L3: {skipped}")
         lines.append(f"recheck: {rc.get('rechecked', 0)} objects re-verified" if rc else f"recheck: {skipped}")
         if index:
             lines.append(f"index ({ix.get('embedder', '?')}): {ix.get('indexed', 0)} embedded, {ix.get('deleted', 0)} deleted, "

@@ -19,12 +19,16 @@ from .models import Assignment, Entity, Fact, Relation, Sentence, SourceMap, Tax
 from .l2.entities import Adjudicator, build_entities, entity_lookup
 from .l2.relations import extract_relations
 from .l2.taxonomy import assign_categories, keep_or_induce, load_taxonomy
+from .build_inputs import build_key, last_key, remember
 from .store import Store, register_many, withdraw_missing
 from .store.registry import BatchValidator, register_changed
 from .l3 import synthesize_categories, synthesize_results
 
 if TYPE_CHECKING:
     from .l1.backends import ExtractionResult
+
+L2_KINDS = ("fact", "entity", "taxonomy", "assignment", "relation")  # what L2 reads and writes
+L3_KINDS = (*L2_KINDS, "synthesis")
 
 
 class Extractor(Protocol):
@@ -115,6 +119,9 @@ def compile_organisation(store: Store, run_id: str, taxonomy_path: str | Path | 
     from .l2.mentions import keep_on_disk
 
     started = time.perf_counter()
+    built = {"taxonomy": Path(taxonomy_path).read_text() if taxonomy_path else None, "induce_k": induce_k, "backend": backend}
+    if build_key(store, L2_KINDS, built) == last_key(store, "l2"):
+        return _unchanged(store, ("fact", "entity", "assignment", "relation"), started)
     keep_on_disk(store.home / "cache" / "mentions")  # a one-paper update tags that paper's statements, not the corpus's
     facts: list[Fact] = current_models(store, "fact")
     by_id = {f.id: f for f in facts}
@@ -136,6 +143,7 @@ def compile_organisation(store: Store, run_id: str, taxonomy_path: str | Path | 
         withdraw_missing(store, kind, ids, reason=f"no longer produced by the {kind} rebuild", run_id=run_id)
         for kind, ids in (("entity", ent_report.accepted_ids), ("assignment", asg_report.accepted_ids), ("relation", rel_report.accepted_ids))
     )
+    remember(store, "l2", build_key(store, L2_KINDS, built))  # what the store holds now is this build's result
     return {
         "facts_in": len(facts), "entities": len(ent_report.accepted_ids), "taxonomy": taxonomy.id,
         "taxonomy_origin": taxonomy.origin, "assignments": len(asg_report.accepted_ids),
@@ -150,6 +158,8 @@ def compile_organisation(store: Store, run_id: str, taxonomy_path: str | Path | 
 
 def compile_syntheses(store: Store, run_id: str, validator: BatchValidator | None = None, backend: str = "offline") -> dict[str, Any]:
     started = time.perf_counter()
+    if build_key(store, L3_KINDS, {"backend": backend}) == last_key(store, "l3"):
+        return _unchanged(store, ("synthesis",), started)
     taxonomies: list[Taxonomy] = current_models(store, "taxonomy")
     facts = {f.id: f for f in current_models(store, "fact")}
     entities: dict[str, Entity] = {e.id: e for e in current_models(store, "entity")}
@@ -162,11 +172,21 @@ def compile_syntheses(store: Store, run_id: str, validator: BatchValidator | Non
     syntheses += synthesize_results(facts, run_id, backend)
     report = register_changed(store, syntheses, run_id=run_id, validator=validator, producer="synthesis")
     withdrawn = withdraw_missing(store, "synthesis", report.accepted_ids, reason="scope no longer produced", run_id=run_id)
+    remember(store, "l3", build_key(store, L3_KINDS, {"backend": backend}))
     return {
         "syntheses": len(report.accepted_ids), "withdrawn": withdrawn, "rejected": len(report.rejected),
         "disagreements": sum(1 for s in syntheses if s.disagreements), "basis_items": sum(len(s.basis) for s in syntheses),
         **report.summary(), "seconds": round(time.perf_counter() - started, 2), **Usage().as_metadata(),
     }
+
+
+def _unchanged(store: Store, kinds: tuple[str, ...], started: float) -> dict[str, Any]:
+    """A build's metadata when its inputs and outputs stand as it left them: nothing rebuilt."""
+    rows = dict(store.query(f"SELECT kind, count(*) FROM objects WHERE kind IN ({', '.join('?' * len(kinds))}) "
+                            "AND lifecycle IN ('current', 'needs_recheck') GROUP BY kind", list(kinds)))
+    names = {"fact": "facts_in", "entity": "entities", "assignment": "assignments", "relation": "relations", "synthesis": "syntheses"}
+    counts = {names[k]: int(rows.get(k, 0)) for k in kinds}
+    return {**counts, "unchanged": True, "withdrawn": 0, "rejected": 0, "seconds": round(time.perf_counter() - started, 2)}
 
 
 def countable(meta: dict[str, Any]) -> dict[str, int | float]:

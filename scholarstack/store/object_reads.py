@@ -135,14 +135,17 @@ class ObjectReads:
             r["data"] = json.loads(r["data"])
         return rows
 
-    def current_models(self, kind: str) -> list:
-        """The current (and needs-recheck) objects of `kind` as typed models, by id. Each is parsed
+    def current_models(self, kind: str, ids: Iterable[str] | None = None) -> list:
+        """The current (and needs-recheck) objects of `kind` (of them, those in `ids`) as typed models, by id. Each is parsed
         and validated once per process and kept while its row is unchanged (version, lifecycle,
         content hash, update time): one compile's L1 check, L2, its check and L3 read every fact,
         ~80k of them at 978 papers, and parsing each again took ~20 s of a one-paper update.
         The models are shared: read them, never change them in place."""
         lifecycle = ("current", "needs_recheck")
         stamps = self.query(f"SELECT id, {STAMP} FROM objects WHERE kind = ? AND lifecycle IN (?, ?) ORDER BY id", [kind, *lifecycle])
+        if ids is not None:
+            wanted = set(ids)
+            stamps = [s for s in stamps if s[0] in wanted]
         store = (str(self.home), self.url, self.schema)
         missing = [oid for oid, *stamp in stamps if _LOADED.get((store, oid), (None,))[0] != tuple(stamp)]
         if len(_LOADED) + len(missing) > MAX_LOADED:

@@ -26,3 +26,28 @@ def test_compile_papers_matches_the_dagster_compile(tmp_path):
     assert l1.get("status_ok", 0) + l1.get("status_partial", 0) == len(ids) and l1.get("status_skipped", 0) == 1  # the others went on
     assert compile_store(str(dagster.home), progress=False, index=False)["ok"]
     assert core.query(OBJECTS) == dagster.query(OBJECTS) and len(core.query(OBJECTS)) > 50
+
+
+def test_layers_whose_inputs_did_not_change_are_not_rebuilt(compiled_sample, copy_store):
+    """L2 and L3 reuse their last result while nothing they read or wrote changed (no event is
+    written); an entity withdrawn behind L2's back makes it rebuild and restore it."""
+    from assets.settings import CompileSettings
+    from scholarstack.compile import compile_organisation, compile_syntheses
+    from scholarstack.store import withdraw
+
+    store = copy_store(compiled_sample)
+    tax = CompileSettings().taxonomy_path()
+
+    def build():
+        return compile_organisation(store, new_run_id(), taxonomy_path=tax), compile_syntheses(store, new_run_id())
+
+    build()  # whatever the compile's recheck changed since its own build
+    events = store.generation()
+    l2, l3 = build()
+    assert l2["unchanged"] and l3["unchanged"] and store.generation() == events  # nothing rebuilt, nothing written
+    assert l2["entities"] == len(store.objects("entity")) > 0 and l3["syntheses"] == len(store.objects("synthesis")) > 0
+    entity = store.objects("entity")[0]["id"]
+    withdraw(store, [entity], reason="behind L2's back")
+    l2, _ = build()  # L3 reads the entity again as it was, so it may stand
+    assert not l2.get("unchanged") and store.get_row(entity)["lifecycle"] == "current"  # rebuilt, registered again
+    assert all(step.get("unchanged") for step in build())  # and then stands
