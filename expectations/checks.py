@@ -2,11 +2,10 @@
 reference-integrity checks that only the store can answer."""
 
 
-import json
-
 from dagster import AssetCheckResult, AssetCheckSeverity, asset_check
 
 from resources import StoreResource
+from scholarstack.build_inputs import read_record, write_record
 from scholarstack.models.common import stable_hash
 from scholarstack.store import Store
 
@@ -19,13 +18,9 @@ def _suite_check(store: Store, kind: str) -> AssetCheckResult:
     update that is the paper's, not the corpus's 80k facts. The record of passed rows is a file in
     the store directory, kept per suite; without it every row is validated."""
     live = store.query("SELECT id, content_hash, verification FROM objects WHERE kind = ? AND lifecycle IN ('current', 'needs_recheck')", [kind])
-    record = store.home / "cache" / f"checked_{kind}.json"
     version = stable_hash(_suite_spec(kind))
-    try:
-        seen = json.loads(record.read_text())
-        passed = set(seen["rows"]) if seen.get("suite") == version else set()
-    except (OSError, ValueError, KeyError):
-        passed = set()
+    seen = read_record(store, f"checked_{kind}")
+    passed = set(seen.get("rows", [])) if seen.get("suite") == version else set()
     stamps = {oid: f"{oid}\t{h}\t{v}" for oid, h, v in live}
     todo = [oid for oid, stamp in stamps.items() if stamp not in passed]
     objs = store.current_models(kind, ids=todo) if todo else []
@@ -35,10 +30,7 @@ def _suite_check(store: Store, kind: str) -> AssetCheckResult:
     result = validate_frame(kind, _rows(kind, objs))
     failed = [f"{r.expectation_config.type}({r.expectation_config.kwargs.get('column')})" for r in result.results if not r.success]
     if result.success:
-        record.parent.mkdir(parents=True, exist_ok=True)
-        tmp = record.with_suffix(".tmp")
-        tmp.write_text(json.dumps({"suite": version, "rows": sorted(stamps.values())}))
-        tmp.replace(record)
+        write_record(store, f"checked_{kind}", {"suite": version, "rows": sorted(stamps.values())})
     return AssetCheckResult(passed=result.success, metadata=meta | {"failed_expectations": ", ".join(failed) or "none"})
 
 

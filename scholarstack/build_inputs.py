@@ -1,5 +1,6 @@
 """What a corpus-wide build (L2, L3) last ran on, so a run whose inputs have not changed since can
-reuse its result instead of rebuilding it.
+reuse its result instead of rebuilding it; and the small records such reuse keeps in the store
+directory (the layer checks keep theirs here too).
 
 A build's key covers everything it reads and writes: the code and weights that compute it, its
 settings, and (id, content hash, verification) of every live object (current or marked for
@@ -48,24 +49,26 @@ def build_key(store: Store, kinds: tuple[str, ...], settings: dict[str, Any]) ->
     return h.hexdigest()
 
 
-def _record(store: Store) -> Path:
-    return store.home / "cache" / "builds.json"
+def read_record(store: Store, name: str) -> dict[str, Any]:
+    """A record kept in the store directory (`cache/<name>.json`); empty when missing or damaged."""
+    try:
+        data = json.loads((store.home / "cache" / f"{name}.json").read_text())
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def write_record(store: Store, name: str, data: dict[str, Any]) -> None:
+    path = store.home / "cache" / f"{name}.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(data))
+    tmp.replace(path)  # a reader never sees half a record
 
 
 def last_key(store: Store, step: str) -> str | None:
-    try:
-        return json.loads(_record(store).read_text()).get(step)
-    except (OSError, ValueError):
-        return None
+    return read_record(store, "builds").get(step)
 
 
 def remember(store: Store, step: str, key: str) -> None:
-    path = _record(store)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    try:
-        known = json.loads(path.read_text())
-    except (OSError, ValueError):
-        known = {}
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps(known | {step: key}))
-    tmp.replace(path)  # a reader never sees half a record
+    write_record(store, "builds", read_record(store, "builds") | {step: key})

@@ -119,7 +119,8 @@ def compile_organisation(store: Store, run_id: str, taxonomy_path: str | Path | 
     from .l2.mentions import keep_on_disk
 
     started = time.perf_counter()
-    built = {"taxonomy": Path(taxonomy_path).read_text() if taxonomy_path else None, "induce_k": induce_k, "backend": backend}
+    built = {"taxonomy": Path(taxonomy_path).read_text() if taxonomy_path else None, "induce_k": induce_k, "backend": backend,
+             "validated": validator is not None}
     if build_key(store, L2_KINDS, built) == last_key(store, "l2"):
         return _unchanged(store, ("fact", "entity", "assignment", "relation"), started)
     keep_on_disk(store.home / "cache" / "mentions")  # a one-paper update tags that paper's statements, not the corpus's
@@ -158,7 +159,8 @@ def compile_organisation(store: Store, run_id: str, taxonomy_path: str | Path | 
 
 def compile_syntheses(store: Store, run_id: str, validator: BatchValidator | None = None, backend: str = "offline") -> dict[str, Any]:
     started = time.perf_counter()
-    if build_key(store, L3_KINDS, {"backend": backend}) == last_key(store, "l3"):
+    built = {"backend": backend, "validated": validator is not None}
+    if build_key(store, L3_KINDS, built) == last_key(store, "l3"):
         return _unchanged(store, ("synthesis",), started)
     taxonomies: list[Taxonomy] = current_models(store, "taxonomy")
     facts = {f.id: f for f in current_models(store, "fact")}
@@ -172,7 +174,7 @@ def compile_syntheses(store: Store, run_id: str, validator: BatchValidator | Non
     syntheses += synthesize_results(facts, run_id, backend)
     report = register_changed(store, syntheses, run_id=run_id, validator=validator, producer="synthesis")
     withdrawn = withdraw_missing(store, "synthesis", report.accepted_ids, reason="scope no longer produced", run_id=run_id)
-    remember(store, "l3", build_key(store, L3_KINDS, {"backend": backend}))
+    remember(store, "l3", build_key(store, L3_KINDS, built))
     return {
         "syntheses": len(report.accepted_ids), "withdrawn": withdrawn, "rejected": len(report.rejected),
         "disagreements": sum(1 for s in syntheses if s.disagreements), "basis_items": sum(len(s.basis) for s in syntheses),
