@@ -11,8 +11,11 @@ from ..models import ResearchObject, load_object
 
 STAMP_COLUMNS = ("version", "lifecycle", "content_hash", "updated_at")
 STAMP = ", ".join(STAMP_COLUMNS)
-MAX_LOADED = 1_000_000  # models kept per process (all stores together); past it the memory starts again
-_LOADED: dict[tuple, tuple[tuple, ResearchObject]] = {}  # (store, id) → (row stamp, model)
+MAX_LOADED = 1_000_000  # models kept per process; past it the memory starts again
+# id → (row stamp, model), for the one store read last (a process reading another starts again,
+# so a long test session or server does not keep every store it ever opened)
+_LOADED: dict[str, tuple[tuple, ResearchObject]] = {}
+_LOADED_FOR: list[tuple] = [()]
 
 
 class ObjectReads:
@@ -147,13 +150,16 @@ class ObjectReads:
             wanted = set(ids)
             stamps = [s for s in stamps if s[0] in wanted]
         store = (str(self.home), self.url, self.schema)
-        missing = [oid for oid, *stamp in stamps if _LOADED.get((store, oid), (None,))[0] != tuple(stamp)]
+        if _LOADED_FOR[0] != store:
+            _LOADED.clear()
+            _LOADED_FOR[0] = store
+        missing = [oid for oid, *stamp in stamps if _LOADED.get(oid, (None,))[0] != tuple(stamp)]
         if len(_LOADED) + len(missing) > MAX_LOADED:
             _LOADED.clear()
             missing = [oid for oid, *_ in stamps]
         for oid, row in self.get_rows(missing).items():
-            _LOADED[(store, oid)] = (tuple(row[c] for c in STAMP_COLUMNS), load_object(row))
-        return [_LOADED[(store, oid)][1] for oid, *_ in stamps if (store, oid) in _LOADED]
+            _LOADED[oid] = (tuple(row[c] for c in STAMP_COLUMNS), load_object(row))
+        return [_LOADED[oid][1] for oid, *_ in stamps if oid in _LOADED]
 
     def objects_needing_recheck(self, ids: list[str] | None = None) -> list[dict[str, Any]]:
         with self.connect() as con:
