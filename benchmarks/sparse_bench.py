@@ -59,7 +59,7 @@ def run(store_dir: str, limit: int | None = None) -> dict:
     from scholarstack.index.embed import MiniLMEmbedder
     from scholarstack.settings import shared_data_dir
     from scholarstack.store import Store
-    from scholarstack.tasks.retrieval import bm25_rank, corpus_from_store, fulltext_bm25_rank
+    from scholarstack.tasks.retrieval import bm25_rank, corpus_from_store, fulltext_bm25_rank, fulltext_hybrid_rank
     from scholarstack.views.lexical import tokenize
 
     corpus = corpus_from_store(Store(store_dir))
@@ -91,7 +91,7 @@ def run(store_dir: str, limit: int | None = None) -> dict:
         "qdrant_bm25_abstract": lambda q, v: ids(_search(*shards["abstract"], q, 100)),
         "bm25s_fulltext": lambda q, v: fulltext_bm25_rank(corpus, q, 100),
         "qdrant_bm25_fulltext": lambda q, v: ids(_search(*shards["fulltext"], q, 100)),
-        "hybrid_fulltext": lambda q, v: _our_hybrid(corpus, q, v, emb),
+        "hybrid_fulltext": lambda q, v: fulltext_hybrid_rank(corpus, q, emb, 100, vector=v),
         "qdrant_hybrid_fulltext": lambda q, v: ids(_search(*shards["fulltext"], q, 100, v)),
     }
     out = {}
@@ -109,14 +109,6 @@ def run(store_dir: str, limit: int | None = None) -> dict:
                      "mrr@40": round(mrr / n, 4), "p50_ms": round(percentile(ms, 50), 2), "p95_ms": round(percentile(ms, 95), 2)}
     return {"benchmark": "sparse", "queries": len(queries), "papers": len(corpus.ids),
             "index_seconds": {k: round(v, 2) for k, v in built.items()}, "systems": out}
-
-
-def _our_hybrid(corpus, query: str, qvec: np.ndarray, emb) -> list[str]:
-    """`fulltext_hybrid_rank` with the query's vector encoded once (as the Qdrant hybrid gets it)."""
-    from scholarstack.tasks.retrieval import dense_rank, fulltext_bm25_rank
-    from scholarstack.views.lexical import rrf
-
-    return [d for d, _ in rrf([fulltext_bm25_rank(corpus, query, 100), dense_rank(corpus, qvec, emb, 100)], k=60)][:100]
 
 
 def main() -> None:

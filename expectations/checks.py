@@ -8,6 +8,7 @@ from resources import StoreResource
 from scholarstack.build_inputs import read_record, write_record
 from scholarstack.models.common import stable_hash
 from scholarstack.store import Store
+from scholarstack.store.object_reads import LIVE
 
 from .suites import _rows, _suite_spec, validate_frame
 
@@ -17,7 +18,8 @@ def _suite_check(store: Store, kind: str) -> AssetCheckResult:
     seen passing before (by id, content hash and verification) are validated: after a one-paper
     update that is the paper's, not the corpus's 80k facts. The record of passed rows is a file in
     the store directory, kept per suite; without it every row is validated."""
-    live = store.query("SELECT id, content_hash, verification FROM objects WHERE kind = ? AND lifecycle IN ('current', 'needs_recheck')", [kind])
+    live = store.query(f"SELECT id, content_hash, verification FROM objects WHERE kind = ? AND lifecycle IN ({', '.join('?' * len(LIVE))})",
+                       [kind, *LIVE])
     version = stable_hash(_suite_spec(kind))
     seen = read_record(store, f"checked_{kind}")
     passed = set(seen.get("rows", [])) if seen.get("suite") == version else set()

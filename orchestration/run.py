@@ -228,9 +228,9 @@ def compile_store(store_home: str | None, backend: str = "offline", papers: list
         summary |= {"l2_organisation": l2, "l3_syntheses": l3, "store_recheck": rc, "vector_index": ix}
         skipped = "not run: an earlier step failed (the store keeps what it had)"
         same = " (unchanged: no fact or organisation changed since the last build, nothing rebuilt)"
-        lines.append(f"L2: {l2.get('entities', 0)} entities, " + (f"{l2.get('assignments', 0)} assignments, {l2.get('relations', 0)} relations{same}"
-                     if l2.get("unchanged") else f"{l2.get('assignments', 0)} assignments ({l2.get('assignments_uncertain', 0)} uncertain), "
-                     f"{l2.get('relations', 0)} relations") if l2 else f"L2: {skipped}")
+        uncertain = "" if l2.get("unchanged") else f" ({l2.get('assignments_uncertain', 0)} uncertain)"
+        lines.append(f"L2: {l2.get('entities', 0)} entities, {l2.get('assignments', 0)} assignments{uncertain}, "
+                     f"{l2.get('relations', 0)} relations" + (same if l2.get("unchanged") else "") if l2 else f"L2: {skipped}")
         lines.append(f"L3: {l3.get('syntheses', 0)} syntheses" + (same if l3.get("unchanged") else f" ({l3.get('disagreements', 0)} with disagreements)")
                      if l3 else f"L3: {skipped}")
         lines.append(f"recheck: {rc.get('rechecked', 0)} objects re-verified" if rc else f"recheck: {skipped}")

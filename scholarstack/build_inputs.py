@@ -22,9 +22,9 @@ from pathlib import Path
 from typing import Any
 
 from .store import Store
+from .store.object_reads import LIVE
 
 CODE = ("compile.py", "l3.py", "l2", "models")  # under scholarstack/: what computes L2 and L3
-LIVE = ("current", "needs_recheck")
 
 
 @lru_cache(maxsize=1)

@@ -21,6 +21,7 @@ from .l2.relations import extract_relations
 from .l2.taxonomy import assign_categories, keep_or_induce, load_taxonomy
 from .build_inputs import build_key, last_key, remember
 from .store import Store, register_many, withdraw_missing
+from .store.object_reads import LIVE
 from .store.registry import BatchValidator, register_changed
 from .l3 import synthesize_categories, synthesize_results
 
@@ -185,7 +186,7 @@ def compile_syntheses(store: Store, run_id: str, validator: BatchValidator | Non
 def _unchanged(store: Store, kinds: tuple[str, ...], started: float) -> dict[str, Any]:
     """A build's metadata when its inputs and outputs stand as it left them: nothing rebuilt."""
     rows = dict(store.query(f"SELECT kind, count(*) FROM objects WHERE kind IN ({', '.join('?' * len(kinds))}) "
-                            "AND lifecycle IN ('current', 'needs_recheck') GROUP BY kind", list(kinds)))
+                            f"AND lifecycle IN ({', '.join('?' * len(LIVE))}) GROUP BY kind", [*kinds, *LIVE]))
     names = {"fact": "facts_in", "entity": "entities", "assignment": "assignments", "relation": "relations", "synthesis": "syntheses"}
     counts = {names[k]: int(rows.get(k, 0)) for k in kinds}
     return {**counts, "unchanged": True, "withdrawn": 0, "rejected": 0, "seconds": round(time.perf_counter() - started, 2)}

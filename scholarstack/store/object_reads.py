@@ -9,6 +9,7 @@ from typing import Any
 
 from ..models import ResearchObject, load_object
 
+LIVE = ("current", "needs_recheck")  # the lifecycles of an object that stands (marked or not)
 STAMP_COLUMNS = ("version", "lifecycle", "content_hash", "updated_at")
 STAMP = ", ".join(STAMP_COLUMNS)
 MAX_LOADED = 1_000_000  # models kept per process; past it the memory starts again
@@ -127,7 +128,7 @@ class ObjectReads:
     def evidence_of(self, obj_id: str) -> list[str]:
         return [r[0] for r in self.query("SELECT locator FROM evidence WHERE obj_id = ?", [obj_id])]
 
-    def objects(self, kind: str, lifecycle: tuple[str, ...] = ("current", "needs_recheck"), paper_id: str | None = None) -> list[dict[str, Any]]:
+    def objects(self, kind: str, lifecycle: tuple[str, ...] = LIVE, paper_id: str | None = None) -> list[dict[str, Any]]:
         sql = f"SELECT * FROM objects WHERE kind = ? AND lifecycle IN ({', '.join('?' * len(lifecycle))})"
         params: list[Any] = [kind, *lifecycle]
         if paper_id is not None:
@@ -144,11 +145,12 @@ class ObjectReads:
         content hash, update time): one compile's L1 check, L2, its check and L3 read every fact,
         ~80k of them at 978 papers, and parsing each again took ~20 s of a one-paper update.
         The models are shared: read them, never change them in place."""
-        lifecycle = ("current", "needs_recheck")
-        stamps = self.query(f"SELECT id, {STAMP} FROM objects WHERE kind = ? AND lifecycle IN (?, ?) ORDER BY id", [kind, *lifecycle])
-        if ids is not None:
-            wanted = set(ids)
-            stamps = [s for s in stamps if s[0] in wanted]
+        sql = f"SELECT id, {STAMP} FROM objects WHERE kind = ? AND lifecycle IN (?, ?)"
+        with self.connect() as con:
+            if ids is not None:  # only these: read their rows' stamps, not the whole kind's
+                self.with_id_table(con, "_want", ids)
+                sql += " AND id IN (SELECT id FROM _want)"
+            stamps = con.execute(sql + " ORDER BY id", [kind, *LIVE]).fetchall()
         store = (str(self.home), self.url, self.schema)
         if _LOADED_FOR[0] != store:
             _LOADED.clear()

@@ -64,8 +64,10 @@ def fulltext_bm25_rank(corpus: PaperCorpus, query: str, k: int = 100) -> list[st
     return [corpus.ids[i] for i, _ in corpus.full_bm25().top(query, k)]
 
 
-def fulltext_hybrid_rank(corpus: PaperCorpus, query: str, embedder, k: int = 100) -> list[str]:
-    return [d for d, _ in rrf([fulltext_bm25_rank(corpus, query, k), dense_rank(corpus, query, embedder, k)], k=60)][:k]
+def fulltext_hybrid_rank(corpus: PaperCorpus, query: str, embedder, k: int = 100, vector: np.ndarray | None = None) -> list[str]:
+    """`vector`: the request's embedding when the caller has it (else the request is encoded)."""
+    dense = dense_rank(corpus, query if vector is None else vector, embedder, k)
+    return [d for d, _ in rrf([fulltext_bm25_rank(corpus, query, k), dense], k=60)][:k]
 
 
 class CitationIndex:
