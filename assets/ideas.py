@@ -54,6 +54,6 @@ def idea_episodes(context: AssetExecutionContext, store: StoreResource, vectors:
     ep.save(out)
     prop = synthesize_proposal(ep.final)
     return MaterializeResult(metadata={"episode": MetadataValue.path(str(out)), "committed_round": ep.committed_round,
-                                       "fallbacks": controller.fallbacks, **{k: round(v, 4) for k, v in prop.signals.items()},
+                                       **controller.stats(), **{k: round(v, 4) for k, v in prop.signals.items()},
                                        "proposal": MetadataValue.md(f"**Problem** {prop.problem}\n\n**Hypothesis** {prop.hypothesis}\n\n"
                                                                     f"**Method** {prop.method}\n\n**References** {len(prop.references)}")})

@@ -468,10 +468,14 @@ def cmd_idea(args: argparse.Namespace) -> int:
     prop = write_proposal(ep.final, client) if client is not None else synthesize_proposal(ep.final)
     judged = judge_with_model(prop, client) if client is not None else judge_offline(prop, ep.final, store)
     if args.json:
-        _print_json({"episode": str(path), "controller": note, "committed_round": ep.committed_round, "proposal": prop.model_dump(mode="json"),
+        _print_json({"episode": str(path), "controller": note, "committed_round": ep.committed_round,
+                     "safeguards": controller.stats() if isinstance(controller, LearnedController) else None, "proposal": prop.model_dump(mode="json"),
                      "judged": judged.model_dump(mode="json"), "agents": ep.agents})
         return 0
     print(f"controller: {note}")
+    if isinstance(controller, LearnedController):
+        print("critic safeguards: " + ", ".join(f"{k} {v}" for k, v in controller.stats().items())
+              + (f" (unmapped: {controller.unmapped[0]})" if controller.unmapped else ""))
     if ep.agents:  # the openai backend: the roles proposed with the model
         print(f"roles as agents: {ep.agents['calls']} model proposals, {len(ep.agents['failures'])} invalid, "
               f"{ep.agents['fallbacks']} fell back to the rule-based slate")
@@ -485,6 +489,8 @@ def cmd_idea(args: argparse.Namespace) -> int:
     print(f"judged ({judged.method}, {judged.scale}): " + ", ".join(f"{k} {v:.2f}" for k, v in judged.scores.items() if v is not None))
     for r in prop.risks + prop.prior_work:
         print(f"risk/prior: {r}")
+    for n in prop.evidence_needs:
+        print(f"evidence needed: {n}")
     print(f"references: {len(prop.references)}; episode saved to {path} (replayable)")
     return 0
 

@@ -17,11 +17,12 @@ from .roles import find_evidence
 
 CHARGES = {
     "MechanismProposer": "Explain why the hypothesis should hold: dependencies and support between the method, the hypothesis "
-                         "and the assumption, and repairs for open weaknesses.",
+                         "and the assumption, refinements that make the method concrete, and repairs for open weaknesses.",
     "FeasibilityCritic": "Expose what could make the method fail: a new Risk that contradicts it, and what the method relies on.",
     "NoveltyExaminer": "Check the novelty claim against prior work and ground it in evidence.",
     "EvaluationDesigner": "Connect the evaluation plan to the method and the hypothesis, and ground it in datasets and findings.",
-    "ImpactReframer": "Say why the problem matters: support the novelty claim with the problem, and ground the problem in evidence.",
+    "ImpactReframer": "Say why the problem matters: support the novelty claim with the problem, refine the problem's wording, "
+                      "and ground the problem in evidence.",
 }
 Kind = Literal["add_support_edge", "add_dependency_edge", "add_contradiction_edge", "propose_repair", "attach_evidence"]
 
@@ -30,7 +31,8 @@ class ProposedEdit(BaseModel):
     kind: Kind
     node: str = Field(..., max_length=12, description="the node the edit starts from or acts on (its id, e.g. hyp1)")
     other: str = Field("", max_length=12, description="for an edge: the node it points to; for a repair: the weakness it answers")
-    text: str = Field("", max_length=300, description="the text of a new Risk (contradiction) or of a repair")
+    text: str = Field("", max_length=300, description="the text of a new Risk (contradiction), of a repair, or of a refinement "
+                                                       "of the node (a dependency edit with no other node)")
     why: str = Field("", max_length=200)
 
 
@@ -60,6 +62,10 @@ def _action(graph: IdeaGraph, role: str, rnd: int, e: ProposedEdit, kb) -> Actio
     if node not in graph.nodes or (other and other not in graph.nodes):
         return None  # an id the graph does not have
     base = {"round": rnd, "role": role, "kind": e.kind, "rationale": e.why}
+    if e.kind == "add_dependency_edge" and not other and e.text.strip():  # a refinement of the node, grounded by the views
+        evidence = [s.model_dump() for s in find_evidence(kb, e.text, 1)]
+        return Action(**base, targets=[node], payload={"new_node": {"type": graph.nodes[node].type, "text": e.text.strip()[:300],
+                                                                     "evidence": evidence}, "edge": "refines"})
     if e.kind in ("add_support_edge", "add_dependency_edge"):
         return Action(**base, targets=[node, other]) if other and other != node else None
     if e.kind == "add_contradiction_edge":

@@ -1,8 +1,11 @@
-"""The two-head graph critic (PyTorch, CPU): a relation-aware message-passing encoder over node
-text embeddings, node type, role, confidence and evidence count (hidden 128, two layers); an edit
-head scoring candidate actions (trained with a slate-ranking loss) and a commit head scoring the
-merged post-round graph (class-weighted BCE, positive weight 1.115). Trained on episodes the
-system profiles with the heuristic teacher, split by topic."""
+"""The two-head graph critic (PyTorch, CPU) of EIG, Appendix E.5: a relation-aware message-passing
+encoder over node text embeddings, node type, role, confidence and evidence count (hidden 128, two
+layers); an edit head scoring each candidate action from the graph summary, the target nodes'
+summary, their neighbourhood's summary, the candidate's text and kind and the state-text embedding
+(the whole graph written out and embedded), trained with a slate-ranking loss; a commit head scoring
+the merged post-round graph from the graph summary, the state-text embedding and three signals
+(class-weighted BCE, positive weight 1.115). Trained on episodes the system profiles with the
+heuristic teacher, split by topic."""
 
 from __future__ import annotations
 
@@ -20,6 +23,30 @@ RELATIONS = ["supports", "contradicts", "depends_on", "overlaps_prior", "repairs
 KINDS = list(MERGE_ORDER) + ["skip"]
 
 
+def state_text(graph: IdeaGraph) -> str:
+    """The graph flattened to one text (what the state-text embedding reads): nodes, then edges."""
+    nodes = "; ".join(f"{n.id} {n.type}: {n.text[:90]}" for n in graph.active_nodes())
+    edges = "; ".join(f"{e.src} {graph.visible_type(e)}{' (resolved)' if e.resolved else ''} {e.dst}" for e in graph.edges)
+    return f"{graph.topic}. {nodes}. {edges}"
+
+
+def unmapped(graph: IdeaGraph, slate: list[Action]) -> str | None:
+    """What the critic has no embedding for (a node type, role, relation or action kind it was not
+    built with), or a candidate whose targets are not active nodes: then it must not decide."""
+    for n in graph.active_nodes():
+        if n.type not in NODE_TYPES or n.role not in ROLE_NAMES:
+            return f"node {n.id}: {n.type} by {n.role}"
+    for e in graph.edges:
+        if graph.visible_type(e) not in RELATIONS:
+            return f"relation {e.type}"
+    for a in slate:
+        if a.kind not in KINDS:
+            return f"action {a.kind}"
+        if a.kind != "skip" and not all(t in graph.nodes and graph.nodes[t].active for t in a.targets):
+            return f"{a.kind} on missing {a.targets}"
+    return None
+
+
 def featurize(graph: IdeaGraph, embedder) -> dict[str, Any]:
     import torch
 
@@ -31,7 +58,8 @@ def featurize(graph: IdeaGraph, embedder) -> dict[str, Any]:
     scal = torch.tensor([[n.confidence, min(len(n.evidence), 5) / 5] for n in nodes], dtype=torch.float32)
     edges = [(index[e.src], index[e.dst], RELATIONS.index(graph.visible_type(e)), float(e.resolved))
              for e in graph.edges if e.src in index and e.dst in index]
-    return {"index": index, "text": text, "types": types, "roles": roles, "scal": scal, "edges": edges, "n": len(nodes)}
+    state = torch.tensor(embedder.encode([state_text(graph)])[0], dtype=torch.float32)
+    return {"index": index, "text": text, "types": types, "roles": roles, "scal": scal, "edges": edges, "n": len(nodes), "state": state}
 
 
 def _torch_modules(text_dim: int, hidden: int = 128):
@@ -69,8 +97,9 @@ def _torch_modules(text_dim: int, hidden: int = 128):
             self.encoder = Encoder()
             self.kind_emb = nn.Embedding(len(KINDS), 16)
             self.cand = nn.Linear(text_dim, 32)
-            self.edit = nn.Sequential(nn.Linear(2 * hidden + 32 + 16, hidden), nn.ReLU(), nn.Linear(hidden, 1))
-            self.commit = nn.Sequential(nn.Linear(hidden + 3, hidden), nn.ReLU(), nn.Linear(hidden, 1))
+            self.state = nn.Linear(text_dim, 32)  # the state-text embedding, projected
+            self.edit = nn.Sequential(nn.Linear(3 * hidden + 32 + 16 + 32, hidden), nn.ReLU(), nn.Linear(hidden, 1))
+            self.commit = nn.Sequential(nn.Linear(hidden + 32 + 3, hidden), nn.ReLU(), nn.Linear(hidden, 1))
 
     return Critic()
 
@@ -98,12 +127,15 @@ class GraphCritic:
         f = featurize(graph, embedder)
         h, pooled = self.model.encoder(f)
         cand = self.model.cand(torch.tensor(embedder.encode([_candidate_text(a, graph) for a in slate]), dtype=torch.float32))
+        state = self.model.state(f["state"])
         rows = []
         for i, a in enumerate(slate):
             idx = [f["index"][t] for t in a.targets if t in f["index"]]
             target = h[idx].mean(dim=0) if idx else torch.zeros_like(pooled)
+            around = sorted({w for u, v, _, _ in f["edges"] for x, w in ((u, v), (v, u)) if x in idx} - set(idx))
+            neighbourhood = h[around].mean(dim=0) if around else torch.zeros_like(pooled)
             kind = self.model.kind_emb(torch.tensor(KINDS.index(a.kind)))
-            rows.append(torch.cat([pooled, target, cand[i], kind]))
+            rows.append(torch.cat([pooled, target, neighbourhood, cand[i], kind, state]))
         return self.model.edit(torch.stack(rows)).squeeze(-1)
 
     def _commit_logit(self, graph: IdeaGraph, embedder):
@@ -113,7 +145,7 @@ class GraphCritic:
         _, pooled = self.model.encoder(f)
         s = signals(graph)
         scal = torch.tensor([s["support_coverage"], s["unresolved_edge_share"], s["maturity"]], dtype=torch.float32)
-        return self.model.commit(torch.cat([pooled, scal])).squeeze(-1)
+        return self.model.commit(torch.cat([pooled, self.model.state(f["state"]), scal])).squeeze(-1)
 
     def score_slate(self, graph: IdeaGraph, slate: list[Action], embedder) -> list[float]:
         import torch
@@ -198,5 +230,8 @@ def shipped_critic(path: Path = SHIPPED_WEIGHTS) -> tuple[GraphCritic | None, st
     which case the learned controller's heuristic fallback decides, and the caller should say so."""
     if not path.exists():
         return None, f"no critic weights at {path} (run `make models`): the heuristic teacher decides instead"
-    critic = GraphCritic.load(path)
+    try:
+        critic = GraphCritic.load(path)
+    except (RuntimeError, KeyError) as exc:  # weights of another architecture: say so, never guess
+        return None, f"critic weights at {path} do not fit this critic ({str(exc)[:120]}; run `make models`): the heuristic teacher decides instead"
     return critic, f"critic {path.name} ({critic.card.get('embedder', '?')}, dev edit accuracy {critic.card.get('dev_edit_accuracy', '?')})"

@@ -115,6 +115,25 @@ class IdeaGraph(BaseModel):
     def of_type(self, t: str) -> list[Node]:
         return [n for n in self.active_nodes() if n.type == t]
 
+    def current(self, t: str) -> Node | None:
+        """The node of type `t` the idea now rests on: the first one, followed down its `refines`
+        chain to the latest refinement (a refined Problem replaces the seed's wording)."""
+        nodes = self.of_type(t)
+        if not nodes:
+            return None
+        node, seen = nodes[0], {nodes[0].id}
+        while True:
+            nxt = next((self.nodes[e.src] for e in reversed(self.edges) if e.type == "refines" and e.dst == node.id
+                        and e.src in self.nodes and self.nodes[e.src].active and e.src not in seen), None)
+            if nxt is None:
+                return node
+            node = nxt
+            seen.add(node.id)
+
+    def open_needs(self, nid: str) -> list[Edge]:
+        """The node's evidence needs that no evidence has met yet."""
+        return [e for e in self.edges if e.src == nid and e.type == "requires_evidence" and not e.resolved]
+
     def has_edge(self, src: str, dst: str, etype: str | None = None) -> bool:
         return any(e.src == src and e.dst == dst and (etype is None or e.type == etype) for e in self.edges)
 
@@ -184,6 +203,14 @@ def apply(graph: IdeaGraph, a: Action) -> None:
     p = a.payload
     if a.kind == "add_support_edge":
         graph.add_edge(a.targets[0], a.targets[1], "supports", a.role, p.get("note", ""))
+    elif a.kind == "add_dependency_edge" and p.get("new_node"):
+        # A structural node on the target: an EvidenceNeed it requires (target → need), or a
+        # refinement of it (refinement → target).
+        new = graph.add_node(p["new_node"]["type"], p["new_node"]["text"], a.role, a.round,
+                             [Evidence(**e) for e in p["new_node"].get("evidence", [])])
+        edge = p.get("edge", "refines")
+        src, dst = (a.targets[0], new) if edge == "requires_evidence" else (new, a.targets[0])
+        graph.add_edge(src, dst, edge, a.role, p.get("note", ""))
     elif a.kind == "add_dependency_edge":
         graph.add_edge(a.targets[0], a.targets[1], "depends_on", a.role, p.get("note", ""))
     elif a.kind == "add_contradiction_edge":
@@ -206,15 +233,18 @@ def apply(graph: IdeaGraph, a: Action) -> None:
         ev = [Evidence(**e) for e in p.get("evidence", [])]
         known = {e.object_id for e in node.evidence}
         node.evidence += [e for e in ev if e.object_id not in known]
+        if node.evidence:  # evidence meets the node's open needs
+            for e in graph.open_needs(node.id):
+                e.resolved = True
 
 
 def patch_target(a: Action) -> tuple:
-    """What a patch writes: an edge (its two ends; a new critic node is its own source), or a node.
+    """What a patch writes: an edge (its two ends; a new node is its own end), or a node.
     Two patches of one kind on the same target overwrite; on different targets both stand."""
-    if a.kind in ("add_support_edge", "add_dependency_edge") or (a.kind == "add_contradiction_edge" and not a.payload.get("new_node")):
-        return tuple(a.targets[:2])
-    if a.kind == "add_contradiction_edge":
+    if a.payload.get("new_node") and a.kind in ("add_contradiction_edge", "add_dependency_edge"):
         return (a.payload["new_node"].get("text", ""), a.targets[0])
+    if a.kind in ("add_support_edge", "add_dependency_edge", "add_contradiction_edge"):
+        return tuple(a.targets[:2])
     if a.kind == "propose_repair":
         return (a.targets[0], a.payload.get("weakness"))
     return tuple(a.targets[:1])
@@ -242,6 +272,12 @@ def merge(snapshot: IdeaGraph, selected: list[Action]) -> IdeaGraph:
     return graph
 
 
+def feasibility_risks(graph: IdeaGraph) -> list[Node]:
+    """Risk nodes that contradict a node (a prior-work overlap is a Risk too, on `overlaps_prior`)."""
+    return [graph.nodes[e.src] for e in graph.edges
+            if e.type == "contradicts" and e.src in graph.nodes and graph.nodes[e.src].active and graph.nodes[e.src].type == "Risk"]
+
+
 def active_roles(graph: IdeaGraph, rnd: int, roles: tuple[str, ...] = ROLES) -> tuple[str, ...]:
     """The gate (EIG, Appendix C): every role acts in round 1; later a role is re-activated only
     when the graph has work of its kind: missing problem framing (ImpactReframer), weak grounding
@@ -252,14 +288,14 @@ def active_roles(graph: IdeaGraph, rnd: int, roles: tuple[str, ...] = ROLES) -> 
         return roles
     s = signals(graph)
     nodes = graph.active_nodes()
-    problem = [n for n in nodes if n.type == "Problem"]
-    framing = not problem or not problem[0].evidence or not any(e.src == problem[0].id and e.type == "supports" for e in graph.edges)
+    problem = graph.current("Problem")  # its latest refinement
+    problems = {n.id for n in nodes if n.type == "Problem"}
+    framing = problem is None or not problem.evidence or not any(e.src in problems and e.type == "supports" for e in graph.edges)
     weak = s["grounding"] < 0.75
     deps = s["dependency_closure"] < 1.0 or not any(
         e.type == "depends_on" and graph.nodes[e.dst].type == "Assumption" for e in graph.edges if e.dst in graph.nodes)
     open_con = s["contradiction_load"] > 0
-    risks = [n for n in nodes if n.type == "Risk"]
-    feasibility = any(n.type == "Method" for n in nodes) and len(risks) < 2 and not open_con
+    feasibility = any(n.type == "Method" for n in nodes) and len(feasibility_risks(graph)) < 2 and not open_con
     wants = {"MechanismProposer": deps or open_con, "FeasibilityCritic": feasibility or deps,
              "NoveltyExaminer": weak or not any(e.type == "overlaps_prior" for e in graph.edges),
              "EvaluationDesigner": weak or deps, "ImpactReframer": framing or weak or open_con}

@@ -22,6 +22,7 @@ class Proposal(BaseModel):
     risks: list[str] = Field(default_factory=list)
     novelty: str = ""
     prior_work: list[str] = Field(default_factory=list)
+    evidence_needs: list[str] = Field(default_factory=list, description="claims the store holds no evidence for yet")
     references: list[str] = Field(default_factory=list, description="object ids @ sentence locators")
     signals: dict[str, float] = Field(default_factory=dict)
     written_by: str = Field("rules", description="rules (offline, or the model's output was invalid) or model")
@@ -38,10 +39,9 @@ class WrittenProposal(BaseModel):
 
 
 def _text(g: IdeaGraph, t: str) -> str:
-    nodes = g.of_type(t)
-    if not nodes:
+    base = g.current(t)  # the latest refinement
+    if base is None:
         return ""
-    base = nodes[0]
     repairs = [g.nodes[e.src].text for e in g.edges if e.dst == base.id and e.type == "repairs" and e.src in g.nodes]
     return base.text + (f" (revised: {repairs[-1]})" if repairs else "")
 
@@ -54,8 +54,9 @@ def synthesize_proposal(g: IdeaGraph) -> Proposal:
                 seen.add(e.object_id)
                 refs.append(f"{e.object_id} @ {', '.join(e.locators) or '-'}")
     problem_nodes = g.of_type("Problem")
+    problem_ids = {n.id for n in problem_nodes}
     motivation = [f"{e.text} [{e.object_id}]" for n in problem_nodes for e in n.evidence]
-    motivation += [g.nodes[e.src].text for e in g.edges if problem_nodes and e.src in g.nodes and e.type == "supports" and e.dst == problem_nodes[0].id]
+    motivation += [g.nodes[e.src].text for e in g.edges if e.src in g.nodes and e.type == "supports" and e.dst in problem_ids]
     hyp, method, plan = _text(g, "Hypothesis"), _text(g, "Method"), _text(g, "EvalPlan")
     experiments = [plan] if plan else []
     if hyp:
@@ -64,8 +65,9 @@ def synthesize_proposal(g: IdeaGraph) -> Proposal:
     risks = [f"{g.nodes[e.src].text} [{'resolved' if e.resolved else 'open'}]" for e in g.edges
              if e.type == "contradicts" and e.src in g.nodes and g.nodes[e.src].type == "Risk"]
     prior = [f"{g.nodes[e.src].text} [{'addressed' if e.resolved else 'open'}]" for e in g.edges if e.type == "overlaps_prior" and e.src in g.nodes]
+    needs = [g.nodes[e.dst].text for e in g.edges if e.type == "requires_evidence" and not e.resolved and e.dst in g.nodes]
     return Proposal(topic=g.topic, problem=_text(g, "Problem"), motivation=motivation[:5], hypothesis=hyp, method=method,
-                    experiments=experiments, risks=risks, novelty=_text(g, "NoveltyClaim"), prior_work=prior, references=refs,
+                    experiments=experiments, risks=risks, novelty=_text(g, "NoveltyClaim"), prior_work=prior, evidence_needs=needs, references=refs,
                     signals={k: round(v, 4) for k, v in signals(g).items()})
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from pydantic import BaseModel, Field
 
 from ..llm.client import LLMClient, LLMOutputError
-from .graph import Action, Evidence, IdeaGraph
+from .graph import CLAIMS, Action, Evidence, IdeaGraph, feasibility_risks
 
 EVIDENCE_LAYERS = ("fact", "relation", "synthesis")
 
@@ -21,8 +21,9 @@ def find_evidence(kb, text: str, k: int = 2, fact_types: tuple[str, ...] | None 
         return []
     from ..views.views import retrieve, select
 
+    deep = 200 if fact_types else 0  # a type filter keeps a few of many (limitations are ~3% of facts): read deeper
     try:
-        view = retrieve(kb, text, layers=EVIDENCE_LAYERS, k=k * 4)
+        view = retrieve(kb, text, layers=EVIDENCE_LAYERS, k=deep or k * 4, pool=deep or 50)
     except ValueError:
         return []
     if fact_types:
@@ -69,8 +70,8 @@ def seed_graph(topic: str, kb=None, client: LLMClient | None = None, typed: bool
 
 
 def _first(g: IdeaGraph, t: str) -> str | None:
-    nodes = g.of_type(t)
-    return nodes[0].id if nodes else None
+    node = g.current(t)
+    return node.id if node else None
 
 
 def _dep(g: IdeaGraph, rnd: int, role: str, a: str | None, b: str | None, why: str) -> list[Action]:
@@ -86,14 +87,42 @@ def _sup(g: IdeaGraph, rnd: int, role: str, a: str | None, b: str | None, why: s
 
 
 def _evidence(g: IdeaGraph, kb, rnd: int, role: str, nid: str | None, fact_types=None) -> list[Action]:
-    if not nid or kb is None:
+    if not nid:
         return []
+    if kb is None:
+        return _need(g, rnd, role, nid)
     have = {e.object_id for e in g.nodes[nid].evidence}
     ev = [e for e in find_evidence(kb, g.nodes[nid].text, 2, fact_types) if e.object_id not in have]
     if not ev:
-        return []
+        return _need(g, rnd, role, nid)
     return [Action(round=rnd, role=role, kind="attach_evidence", targets=[nid], payload={"evidence": [e.model_dump() for e in ev]},
                    rationale=f"ground {g.nodes[nid].type} in registered facts")]
+
+
+def _need(g: IdeaGraph, rnd: int, role: str, nid: str) -> list[Action]:
+    """The store has nothing for an ungrounded claim: say so in the graph (an EvidenceNeed the claim
+    `requires_evidence` of), once, so the gap stays visible until evidence meets it."""
+    node = g.nodes[nid]
+    if node.type not in CLAIMS or node.evidence or g.open_needs(nid):
+        return []
+    text = f"Evidence needed for the {node.type} (the store holds none yet): {node.text[:200]}"
+    return [Action(round=rnd, role=role, kind="add_dependency_edge", targets=[nid], rationale=f"record that the {node.type} lacks evidence",
+                   payload={"new_node": {"type": "EvidenceNeed", "text": text}, "edge": "requires_evidence"})]
+
+
+def _refine_problem(g: IdeaGraph, kb, rnd: int, role: str) -> list[Action]:
+    """An ungrounded Problem (the seed's wording) is refined into a limitation the store records for
+    the idea's hypothesis and method, citing it: the refinement `refines` the Problem."""
+    problem, hyp, method = g.current("Problem"), g.current("Hypothesis"), g.current("Method")
+    if problem is None or problem.evidence or kb is None:
+        return []
+    query = " ".join(n.text for n in (hyp, method) if n) + " limitation"
+    lim = find_evidence(kb, query, 1, ("limitation",))
+    if not lim:
+        return []
+    text = f"Open problem for {g.topic}: {lim[0].text}"[:300]
+    return [Action(round=rnd, role=role, kind="add_dependency_edge", targets=[problem.id], rationale="refine the problem into a recorded limitation",
+                   payload={"new_node": {"type": "Problem", "text": text, "evidence": [e.model_dump() for e in lim]}, "edge": "refines"})]
 
 
 def _repairs(g: IdeaGraph, rnd: int, role: str) -> list[Action]:
@@ -120,7 +149,7 @@ def candidate_slate(g: IdeaGraph, role: str, rnd: int, kb=None) -> list[Action]:
         out += _sup(g, rnd, role, A, H, "the assumption licenses the hypothesis")
         out += _repairs(g, rnd, role)
     elif role == "FeasibilityCritic":
-        risks = g.of_type("Risk")
+        risks = feasibility_risks(g)
         if M and not any(not e.resolved for e in g.edges if e.type == "contradicts") and len(risks) < 2:
             lim = find_evidence(kb, f"{g.topic} limitation", 1, ("limitation",))
             text = f"Feasibility risk: {lim[0].text}" if lim else f"Feasibility risk: the method may not scale or transfer beyond the data for {g.topic}."
@@ -132,7 +161,7 @@ def candidate_slate(g: IdeaGraph, role: str, rnd: int, kb=None) -> list[Action]:
             prior = find_evidence(kb, g.nodes[N].text + " " + g.topic, 1)
             if prior:
                 out.append(Action(round=rnd, role=role, kind="add_contradiction_edge", targets=[N], rationale="prior work overlaps the claim",
-                                  payload={"new_node": {"type": "EvidenceNeed", "text": f"Prior work: {prior[0].text}"[:300],
+                                  payload={"new_node": {"type": "Risk", "text": f"Prior work: {prior[0].text}"[:300],
                                                         "evidence": [e.model_dump() for e in prior]}, "edge": "overlaps_prior"}))
         out += _evidence(g, kb, rnd, role, N)
         out += _sup(g, rnd, role, N, H, "the novelty claim motivates the hypothesis")
@@ -143,6 +172,7 @@ def candidate_slate(g: IdeaGraph, role: str, rnd: int, kb=None) -> list[Action]:
         out += _evidence(g, kb, rnd, role, E, ("finding", "dataset_description"))
     elif role == "ImpactReframer":
         out += _sup(g, rnd, role, P, N, "the problem's importance frames the novelty")
+        out += _refine_problem(g, kb, rnd, role)
         out += _evidence(g, kb, rnd, role, P)
         out += _evidence(g, kb, rnd, role, H, ("finding",))
         out += _repairs(g, rnd, role)[:1]
