@@ -60,6 +60,19 @@ def evidence_localiser(context: AssetExecutionContext) -> MaterializeResult:
     return _result(card)
 
 
+@asset(group_name="models", kinds={"sklearn", "numpy"}, deps=[claim_verifier],
+       description="Deep search's relevance judge: a logistic model over dense, lexical and rationale (claim verifier) "
+                   "similarity, depth and citations among the collected papers, trained on ACL ScisummNet papers' in-corpus "
+                   "reference lists (each query hidden from its own search), with recall@10 cross-fitted by query paper.")
+def search_relevance_judge(context: AssetExecutionContext) -> MaterializeResult:
+    from scholarstack.search import judge
+
+    card = judge.train_from_shared(make_embedder("minilm"), seed=0, progress=True)
+    context.log.info(f"search judge: cross-fitted recall@10 {card['cross_fitted_recall@10']} "
+                     f"(dense alone {card['dense_recall@10_same_searches']}) over {card['queries']} query papers")
+    return _result(card)
+
+
 @asset(group_name="models", kinds={"sklearn", "duckdb"}, deps=[retrieval_query_adapter],
        description="Paper ranker for literature retrieval: a logistic model over the retriever's rankings (full text, "
                    "dense, L1/L2/L3, citing sentences, query adapter, citation prior) and their agreement, trained on ACL "

@@ -6,6 +6,8 @@ in one run: recall of keyword-only search against expansion at depths 1–3 (at 
 budget), and each re-ranker's recall@K and precision@K on the depth-2 candidate set; α-nDCG@K
 for both, with one subtopic per citing sentence of the query paper (papers cited together in a
 sentence share it), so a ranking that covers more of the aspects the paper cites for scores higher.
+The learned relevance judge never trained on these query papers (it trains on papers with fewer
+than three references).
 Co-authorship distance is not reported: the ACL corpus carries no author lists, and the unarXive
 sample's references point outside it, so no co-authorship graph joins query and candidates.
 """
@@ -15,6 +17,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from scholarstack.search.judge import EVAL_MIN_REFS
 from scholarstack.search.local import LocalProvider
 from scholarstack.search.metrics import alpha_ndcg, precision_recall_at_k
 from scholarstack.search.pipeline import deep_search
@@ -41,7 +44,8 @@ def citing_subtopics(path) -> dict[str, dict[str, set[str]]]:
     return out
 
 
-def eval_search(limit: int | None = 40, budget: int = 300, min_refs: int = 3, embedder=None, rerankers=("embedding", "lexical", "ensemble"),
+def eval_search(limit: int | None = 40, budget: int = 300, min_refs: int = EVAL_MIN_REFS, embedder=None,
+                rerankers=("embedding", "lexical", "relevance", "ensemble"),
                 client=None) -> dict[str, Any]:
     from scholarstack.index.embed import TfidfSvdEmbedder
 
@@ -50,6 +54,8 @@ def eval_search(limit: int | None = 40, budget: int = 300, min_refs: int = 3, em
     base = LocalProvider.acl()
     subtopics_of = citing_subtopics(shared_data_dir() / "acl_scisummnet" / "citances_dev.jsonl")
     queries = spread(sorted(pid for pid, p in base.papers.items() if len(p.references) >= min_refs), limit)
+    if "relevance" in rerankers and min_refs < EVAL_MIN_REFS:
+        raise ValueError(f"the relevance judge trains on papers with fewer than {EVAL_MIN_REFS} references: ask with at least that many")
     embedder = embedder or TfidfSvdEmbedder()
     if getattr(embedder, "_model", True) is None:
         embedder.fit([f"{p.title} {p.abstract}" for p in base.papers.values()])
@@ -92,6 +98,8 @@ def eval_search(limit: int | None = 40, budget: int = 300, min_refs: int = 3, em
 def eval_search_on_store(store, limit: int | None = None, progress: bool = False, **_: Any) -> dict[str, Any]:
     """`eval deep_search`: the ACL graph needs no compiled store; the re-rankers' rows are kept
     beside the depths' as `rerank <name>` so the result is stored and reported like every eval."""
-    res = eval_search(limit=limit or 40)
+    from scholarstack.index.embed import make_embedder
+
+    res = eval_search(limit=limit or 40, embedder=make_embedder("minilm"))  # what `scholarstack search` embeds with
     res["systems"] |= {f"rerank {name}": row for name, row in res.pop("rerankers_depth2").items()}
     return res

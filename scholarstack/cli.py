@@ -275,7 +275,7 @@ def cmd_search(args: argparse.Namespace) -> int:
     import asyncio
 
     from .search.pipeline import deep_search
-    from .search.rerank import make_reranker, rerank
+    from .search.rerank import default_reranker, make_reranker, rerank
 
     store = _store(args)
     if args.paper:
@@ -294,10 +294,11 @@ def cmd_search(args: argparse.Namespace) -> int:
                                   bibliography=bibliography))
     from .index.embed import make_embedder
 
-    ranked = rerank(text, res.candidates, make_reranker(args.reranker, make_embedder(args.embedder), client))
+    judge = default_reranker(client) if args.reranker == "auto" else args.reranker
+    ranked = rerank(text, res.candidates, make_reranker(judge, make_embedder(args.embedder), client))
     top = ranked[: args.k]
     out = {"queries": res.queries, "query_origin": res.query_origin, "depth_counts": res.depth_counts,
-           "provider_calls": res.provider_calls, "results": [
+           "provider_calls": res.provider_calls, "reranker": judge, "results": [
                {"id": c.paper.id, "provider": c.paper.provider, "title": c.paper.title, "year": c.paper.year, "depth": c.depth,
                 "found_by": c.found_by, "score": round(c.score, 4), "ids": c.paper.ids} for c in top]}
     if args.ingest:  # hand the found papers to ingestion; `scholarstack compile` then compiles them
@@ -310,7 +311,7 @@ def cmd_search(args: argparse.Namespace) -> int:
     if args.ingest:
         print(f"ingested {len(out['ingested'])} papers into {store.home}; run `scholarstack compile --store {store.home}`")
     print(f"queries ({res.query_origin}): " + "; ".join(res.queries))
-    print(f"candidates by depth: {res.depth_counts}; provider calls: {res.provider_calls}")
+    print(f"candidates by depth: {res.depth_counts}; provider calls: {res.provider_calls}; ranked by: {judge}")
     for i, c in enumerate(top, 1):
         print(f"{i:>3}. [{c.score:.3f}] {c.paper.title[:90]} ({c.paper.provider}:{c.paper.id}, depth {c.depth}; {c.found_by[:50]})")
     return 0
@@ -656,7 +657,8 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--k", type=positive_int, default=20)
     sp.add_argument("--citing", action="store_true", help="also expand along citing papers")
     sp.add_argument("--ingest", action="store_true", help="ingest the top-k papers found into the store")
-    sp.add_argument("--reranker", choices=["embedding", "lexical", "debate", "ensemble"], default="embedding")
+    sp.add_argument("--reranker", choices=["auto", "embedding", "lexical", "relevance", "debate", "ensemble"], default="auto",
+                    help="auto: the LLM's debate with --backend openai, else the learned relevance judge (embedding where its weights are missing)")
     sp.add_argument("--providers", nargs="+", default=["local"], help="local arxiv openalex s2 (web providers need a network)")
     sp.add_argument("--embedder", choices=["minilm", "tfidf"], default="minilm")
     sp.add_argument("--backend", choices=["offline", "openai"], default="offline")

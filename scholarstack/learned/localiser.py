@@ -10,7 +10,6 @@ ranked by a model trained on it). Weights: a few numbers in JSON.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import math
 import re
@@ -23,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from ..views.lexical import BM25, tokenize
+from .linear import LinearModel, fit, fold_of
 
 WEIGHTS = Path(__file__).parent / "weights" / "localiser.json"
 NUM = re.compile(r"\d+(?:\.\d+)?")
@@ -76,14 +76,9 @@ def _ranks(scores: np.ndarray) -> np.ndarray:
     return ranks
 
 
-class Localiser:
-    def __init__(self, weights: dict[str, Any]):
-        self.weights = weights
-        self.coef = np.array(weights["coef"], dtype=np.float32)
-        self.mean, self.scale = np.array(weights["mean"], dtype=np.float32), np.array(weights["scale"], dtype=np.float32)
-
+class Localiser(LinearModel):
     def scores(self, X: np.ndarray) -> np.ndarray:
-        return ((X - self.mean) / self.scale) @ self.coef + self.weights["intercept"]
+        return self.logits(X)
 
     def rank(self, paper: PaperCandidates, citance: str, k: int | None = None) -> list[int]:
         """Candidate sids, best first (k of them: the calibrated k when not given)."""
@@ -91,10 +86,8 @@ class Localiser:
         return [paper.cands[i].sid for i in np.argsort(-s, kind="stable")[: k or self.weights.get("k", 2)]]
 
     def save(self, path: Path = WEIGHTS) -> Path:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(self.weights, separators=(",", ":")))
         load.cache_clear()
-        return path
+        return self.write(path)
 
 
 @lru_cache(maxsize=1)
@@ -103,16 +96,7 @@ def load(path: Path = WEIGHTS) -> Localiser | None:
 
 
 def topic_fold(topic: str, folds: int = 5) -> int:
-    return int(hashlib.sha256(topic.encode()).hexdigest(), 16) % folds
-
-
-def fit(X: np.ndarray, y: np.ndarray, seed: int = 0) -> dict[str, Any]:
-    from sklearn.linear_model import LogisticRegression
-
-    mean, scale = X.mean(axis=0), X.std(axis=0) + 1e-6
-    lr = LogisticRegression(C=1.0, max_iter=3000, class_weight="balanced", random_state=seed).fit((X - mean) / scale, y)
-    return {"coef": lr.coef_[0].round(5).tolist(), "intercept": float(lr.intercept_[0]),
-            "mean": mean.round(5).tolist(), "scale": scale.round(5).tolist()}
+    return fold_of(topic, folds)
 
 
 Example = tuple[str, str, set[int]]  # (topic, citing sentence, gold sids)

@@ -1,6 +1,8 @@
 """Interchangeable re-rankers: `score(query_text, candidates) → {id: score}`.
 
 - embedding: cosine between an instruction-conditioned query embedding and title + abstract;
+- relevance: the learned judge (search/judge.py) over those similarities, the claim verifier's
+  rationale score, depth and citations among the collected papers;
 - debate: an LLM writes an argument for and against relevance and a 0–100 score for each of a batch
   of candidates in one call, reading the whole query paper (fitted to its context only when it
   must be, and said); batches run concurrently under a semaphore; a failed call or a skipped
@@ -16,8 +18,7 @@ from pydantic import BaseModel, Field
 
 from ..llm.client import LLMClient, LLMOutputError
 from .pipeline import Candidate
-
-INSTRUCTION = "Represent this research question for retrieving relevant scientific papers: "
+from .similarity import INSTRUCTION, dense_scores, lexical_scores
 
 
 def normalise_scores(scores: dict[str, float]) -> dict[str, float]:
@@ -34,12 +35,7 @@ class EmbeddingReranker:
         self.embedder, self.instruction = embedder, instruction
 
     def score(self, query: str, cands: list[Candidate]) -> dict[str, float]:
-        if not cands:
-            return {}
-        # Documents first: an unfitted TF-IDF embedder fits on them, not on the lone query.
-        docs = self.embedder.encode([f"{c.paper.title}. {c.paper.abstract}"[:2000] for c in cands])
-        q = self.embedder.encode([self.instruction + query])[0]
-        return {c.id: float(v) for c, v in zip(cands, docs @ q)}
+        return {c.id: v for c, v in zip(cands, dense_scores(self.embedder, query, cands, self.instruction))}
 
 
 class Debate(BaseModel):
@@ -135,12 +131,15 @@ class LexicalReranker:
     name = "lexical"
 
     def score(self, query: str, cands: list[Candidate]) -> dict[str, float]:
-        from ..views.lexical import BM25
+        return {c.id: v for c, v in zip(cands, lexical_scores(query, cands))}
 
-        if not cands:
-            return {}
-        bm = BM25([f"{c.paper.title} {c.paper.abstract}" for c in cands])
-        return {c.id: float(s) for c, s in zip(cands, bm.scores(query))}
+
+def default_reranker(client: LLMClient | None) -> str:
+    """The semantic-relevance judge: the LLM's debate on the openai backend, else the learned
+    judge where its weights are present, else embedding similarity."""
+    from .judge import WEIGHTS
+
+    return "debate" if client is not None else "relevance" if WEIGHTS.exists() else "embedding"
 
 
 def make_reranker(name: str, embedder=None, client: LLMClient | None = None):
@@ -148,6 +147,13 @@ def make_reranker(name: str, embedder=None, client: LLMClient | None = None):
         return EmbeddingReranker(embedder)
     if name == "lexical":
         return LexicalReranker()
+    if name == "relevance":
+        from .judge import judge_reranker
+
+        judge = judge_reranker(embedder)
+        if judge is None:
+            raise ValueError("the relevance re-ranker needs the search judge's weights (make models)")
+        return judge
     if name == "debate":
         if client is None:
             raise ValueError("the debate re-ranker needs an LLM (--backend openai)")
@@ -155,4 +161,4 @@ def make_reranker(name: str, embedder=None, client: LLMClient | None = None):
     if name == "ensemble":
         members = [EmbeddingReranker(embedder), LexicalReranker()] + ([DebateReranker(client)] if client else [])
         return EnsembleReranker(members)
-    raise ValueError(f"unknown re-ranker {name!r} (embedding, lexical, debate, ensemble)")
+    raise ValueError(f"unknown re-ranker {name!r} (embedding, lexical, relevance, debate, ensemble)")

@@ -144,3 +144,18 @@ def test_judgements_and_chains_from_the_cli(compiled_sample, copy_store, capsys,
     chain.write_text("name: c\nsteps:\n  - {task: fly, paper: A00-1031}\n")
     code, _, err = run(capsys, "chain", str(chain), "--store", home)
     assert code == 2 and "step 1: unknown task 'fly'" in err
+
+
+def test_search_ranks_with_the_learned_judge_offline(tmp_path, capsys):
+    from tests.conftest import need_shared
+
+    need_shared("acl_scisummnet", "citances_dev.jsonl")
+    code, out, _ = run(capsys, "search", "unsupervised part-of-speech tagging", "--depth", "1", "--budget", "40", "--k", "5",
+                       "--store", str(tmp_path / "s"), "--json")
+    res = json.loads(out)
+    assert code == 0 and res["reranker"] == "relevance" and len(res["results"]) == 5  # no LLM: the learned judge ranks
+    assert [r["score"] for r in res["results"]] == sorted((r["score"] for r in res["results"]), reverse=True)
+    assert all(0 <= r["score"] <= 1 for r in res["results"])
+    code, out, _ = run(capsys, "search", "unsupervised part-of-speech tagging", "--depth", "1", "--budget", "40",
+                       "--reranker", "lexical", "--store", str(tmp_path / "s"))
+    assert code == 0 and "ranked by: lexical" in out

@@ -121,10 +121,12 @@ def test_expansion_raises_recall_on_the_acl_graph():
     assert res["n"] == 4
     assert rows["expansion depth 2"]["recall@budget"] >= rows["keyword-only"]["recall@budget"]
     assert rows["expansion depth 2"]["candidates"] > rows["keyword-only"]["candidates"]
-    assert set(res["rerankers_depth2"]) == {"discovery order", "embedding", "lexical", "ensemble"}
+    assert set(res["rerankers_depth2"]) == {"discovery order", "embedding", "lexical", "relevance", "ensemble"}
     for row in [*rows.values(), *res["rerankers_depth2"].values()]:  # α-nDCG over the citing sentences, reported beside recall
         assert 0 <= row["alpha_ndcg@10"] <= 1 and 0 <= row["alpha_ndcg@20"] <= 1
     assert rows["expansion depth 2"]["alpha_ndcg@20"] > 0 and "no author lists" in res["coauthor_distance"]
+    with pytest.raises(ValueError, match="trains on papers with fewer than 3"):  # the judge's training queries are not asked
+        eval_search(limit=1, min_refs=2)
 
 
 @pytest.mark.llm
