@@ -107,7 +107,7 @@ class LearnedController:
     teacher's action for another kind by too small a margin. Counts say how often each happened."""
 
     name = "learned"
-    EDIT_BIAS = 0.1    # of the slate's score range: the calibration never reorders all but extreme states
+    EDIT_BIAS = 0.1    # of the slate's score range, and only in extreme states: the critic's ranking mostly stands
     SWAP_MARGIN = 0.1  # the critic's softmax share must beat the teacher's pick by this to replace it with another kind
     COMMIT_BIAS = 0.15
 

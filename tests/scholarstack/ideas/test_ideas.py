@@ -234,6 +234,11 @@ def test_the_shipped_critic_loads_and_decides_and_its_absence_is_said(kb, tmp_pa
     assert {a.kind for a in ep.rounds[0].selected} <= ROUND_ONE_KINDS
     missing, why = shipped_critic(tmp_path / "none.pt")
     assert missing is None and "heuristic teacher decides" in why
+    import torch
+
+    torch.save({"text_dim": 384, "state": {}, "card": {}}, tmp_path / "old.pt")  # weights of another architecture
+    unfit, why = shipped_critic(tmp_path / "old.pt")
+    assert unfit is None and "do not fit this critic" in why and "heuristic teacher decides" in why
 
 
 class FixedCritic:
