@@ -294,11 +294,11 @@ def cmd_search(args: argparse.Namespace) -> int:
                                   bibliography=bibliography))
     from .index.embed import make_embedder
 
-    judge = default_reranker(client) if args.reranker == "auto" else args.reranker
-    ranked = rerank(text, res.candidates, make_reranker(judge, make_embedder(args.embedder), client))
+    ranker = default_reranker(client) if args.reranker == "auto" else args.reranker
+    ranked = rerank(text, res.candidates, make_reranker(ranker, make_embedder(args.embedder), client))
     top = ranked[: args.k]
     out = {"queries": res.queries, "query_origin": res.query_origin, "depth_counts": res.depth_counts,
-           "provider_calls": res.provider_calls, "reranker": judge, "results": [
+           "provider_calls": res.provider_calls, "reranker": ranker, "results": [
                {"id": c.paper.id, "provider": c.paper.provider, "title": c.paper.title, "year": c.paper.year, "depth": c.depth,
                 "found_by": c.found_by, "score": round(c.score, 4), "ids": c.paper.ids} for c in top]}
     if args.ingest:  # hand the found papers to ingestion; `scholarstack compile` then compiles them
@@ -311,7 +311,7 @@ def cmd_search(args: argparse.Namespace) -> int:
     if args.ingest:
         print(f"ingested {len(out['ingested'])} papers into {store.home}; run `scholarstack compile --store {store.home}`")
     print(f"queries ({res.query_origin}): " + "; ".join(res.queries))
-    print(f"candidates by depth: {res.depth_counts}; provider calls: {res.provider_calls}; ranked by: {judge}")
+    print(f"candidates by depth: {res.depth_counts}; provider calls: {res.provider_calls}; ranked by: {ranker}")
     for i, c in enumerate(top, 1):
         print(f"{i:>3}. [{c.score:.3f}] {c.paper.title[:90]} ({c.paper.provider}:{c.paper.id}, depth {c.depth}; {c.found_by[:50]})")
     return 0

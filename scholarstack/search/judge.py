@@ -117,8 +117,7 @@ def acl_examples(provider, embedder, verifier, query_ids: list[str], progress: b
                                np.array([int(c.paper.id in refs) for c in res.candidates]), [c.paper.id for c in res.candidates]))
         if progress and i % 25 == 0:
             print(f"  search judge: {i}/{len(query_ids)} query papers searched", flush=True)
-    provider.hidden = set()
-    provider._bm25 = None
+    provider.unhide()
     return out
 
 

@@ -57,6 +57,10 @@ class LocalProvider:
         self.hidden = {paper_id}
         self._bm25 = None
 
+    def unhide(self) -> None:
+        self.hidden = set()
+        self._bm25 = None
+
     def _search_index(self) -> tuple[BM25, list[str]]:
         if self._bm25 is None:
             ids = [i for i in self.ids if i not in self.hidden]
