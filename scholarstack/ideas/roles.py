@@ -21,9 +21,10 @@ def find_evidence(kb, text: str, k: int = 2, fact_types: tuple[str, ...] | None 
         return []
     from ..views.views import retrieve, select
 
-    deep = 200 if fact_types else 0  # a type filter keeps a few of many (limitations are ~3% of facts): read deeper
+    # A type filter keeps a few of many (limitations are ~3 % of facts): read facts only, and deeper.
+    deep = 200 if fact_types else 0
     try:
-        view = retrieve(kb, text, layers=EVIDENCE_LAYERS, k=deep or k * 4, pool=deep or 50)
+        view = retrieve(kb, text, layers=("fact",) if fact_types else EVIDENCE_LAYERS, k=deep or k * 4, pool=deep or 50)
     except ValueError:
         return []
     if fact_types:
