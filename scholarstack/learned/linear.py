@@ -21,6 +21,13 @@ def fit(X: np.ndarray, y: np.ndarray, seed: int = 0) -> dict[str, Any]:
             "mean": mean.round(5).tolist(), "scale": scale.round(5).tolist()}
 
 
+def ranks(scores: np.ndarray) -> np.ndarray:
+    """Each score's 0-based rank, best first (ties in order), as a feature column."""
+    out = np.empty(len(scores), dtype=np.float32)
+    out[np.argsort(-scores, kind="stable")] = np.arange(len(scores))
+    return out
+
+
 def fold_of(key: str, folds: int = 5) -> int:
     """The cross-fitting fold of a topic or a query paper: stable across runs and machines."""
     return int(hashlib.sha256(key.encode()).hexdigest(), 16) % folds

@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from ..views.lexical import BM25, tokenize
-from .linear import LinearModel, fit, fold_of
+from .linear import LinearModel, fit, fold_of, ranks
 
 WEIGHTS = Path(__file__).parent / "weights" / "localiser.json"
 NUM = re.compile(r"\d+(?:\.\d+)?")
@@ -56,7 +56,7 @@ class PaperCandidates:
         lex = self.bm25.scores(citance)
         lex = lex / lex.max() if lex.max() > 0 else lex
         dense = self.vecs @ self.embedder.encode([citance])[0] if self.vecs is not None else np.zeros(n, dtype=np.float32)
-        lex_rank, dense_rank = _ranks(lex), _ranks(dense)
+        lex_rank, dense_rank = ranks(lex), ranks(dense)
         q = set(tokenize(citance))
         nums = set(NUM.findall(citance))
         rows = []
@@ -67,13 +67,6 @@ class PaperCandidates:
                          i / n, float(i < max(3, n // 10)), math.log1p(len(c.text.split())),
                          float(c.fact), float(c.result), *[float(c.kind == k) for k in KINDS[:3]]])
         return np.array(rows, dtype=np.float32)
-
-
-def _ranks(scores: np.ndarray) -> np.ndarray:
-    order = np.argsort(-scores, kind="stable")
-    ranks = np.empty(len(scores), dtype=np.float32)
-    ranks[order] = np.arange(len(scores))
-    return ranks
 
 
 class Localiser(LinearModel):

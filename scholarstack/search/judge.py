@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from ..learned.linear import LinearModel, fit, fold_of
+from ..learned.linear import LinearModel, fit, fold_of, ranks
 from .pipeline import Candidate
 from .similarity import dense_scores, lexical_scores, rationale_scores
 
@@ -30,12 +30,6 @@ WEIGHTS = Path(__file__).parents[1] / "learned" / "weights" / "search_judge.json
 FEATURES = ("dense", "dense_rank", "lexical", "lexical_rank", "rationale", "rationale_rank",
             "depth_0", "depth_1", "depth_2", "depth_3+", "cited_by_collection", "cited_by_share")
 DEPTH, BUDGET = 2, 300  # the search the judge is trained on (the evaluation's re-ranking setting)
-
-
-def _ranks(scores: np.ndarray) -> np.ndarray:
-    ranks = np.empty(len(scores), dtype=np.float32)
-    ranks[np.argsort(-scores, kind="stable")] = np.arange(len(scores))
-    return 1.0 / (1.0 + ranks)
 
 
 def features(query: str, cands: list[Candidate], embedder, verifier) -> np.ndarray:
@@ -55,7 +49,7 @@ def features(query: str, cands: list[Candidate], embedder, verifier) -> np.ndarr
                 cited[key] += 1
     counts = np.array([cited[f"{c.paper.provider}:{c.paper.id}"] for c in cands], dtype=np.float32)
     depth = np.array([[float(c.depth == d) for d in (0, 1, 2)] + [float(c.depth >= 3)] for c in cands], dtype=np.float32)
-    cols = [dense, _ranks(dense), lex_n, _ranks(lex), rat, _ranks(rat)]
+    cols = [dense, 1.0 / (1.0 + ranks(dense)), lex_n, 1.0 / (1.0 + ranks(lex)), rat, 1.0 / (1.0 + ranks(rat))]
     return np.column_stack(cols + [depth, np.log1p(counts), counts / max(1.0, counts.max())]).astype(np.float32)
 
 
@@ -89,16 +83,11 @@ class JudgeReranker:
         return {c.id: float(s) for c, s in zip(cands, p)}
 
 
-def query_fold(paper_id: str, folds: int = 5) -> int:
-    return fold_of(paper_id, folds)
-
-
 @dataclass
 class Example:
     query_id: str
     X: np.ndarray
     y: np.ndarray
-    ids: list[str]  # the candidates' paper ids, in the rows' order
 
 
 def acl_examples(provider, embedder, verifier, query_ids: list[str], progress: bool = False) -> list[Example]:
@@ -109,12 +98,13 @@ def acl_examples(provider, embedder, verifier, query_ids: list[str], progress: b
     out = []
     for i, qid in enumerate(query_ids, 1):
         qp = provider.papers[qid]
+        text = f"{qp.title}. {qp.abstract}"
         provider.hide(qid)
-        res = asyncio.run(deep_search(f"{qp.title}. {qp.abstract}", [provider], depth=DEPTH, budget=BUDGET))
+        res = asyncio.run(deep_search(text, [provider], depth=DEPTH, budget=BUDGET))
         if res.candidates:
             refs = set(qp.references)
-            out.append(Example(qid, features(f"{qp.title}. {qp.abstract}", res.candidates, embedder, verifier),
-                               np.array([int(c.paper.id in refs) for c in res.candidates]), [c.paper.id for c in res.candidates]))
+            out.append(Example(qid, features(text, res.candidates, embedder, verifier),
+                               np.array([int(c.paper.id in refs) for c in res.candidates])))
         if progress and i % 25 == 0:
             print(f"  search judge: {i}/{len(query_ids)} query papers searched", flush=True)
     provider.unhide()
@@ -128,7 +118,7 @@ def _train_on(examples: list[Example], seed: int) -> SearchJudge:
 def cross_fitted(examples: list[Example], seed: int = 0, folds: int = 5) -> dict[int, SearchJudge]:
     """One judge per fold of query papers, trained on the other folds' queries."""
     return {f: _train_on(part, seed) for f in range(folds)
-            if (part := [e for e in examples if query_fold(e.query_id, folds) != f and e.y.any()])}
+            if (part := [e for e in examples if fold_of(e.query_id, folds) != f and e.y.any()])}
 
 
 def recall_at(scores: np.ndarray, e: Example, refs: int, k: int) -> float:
@@ -158,8 +148,8 @@ def train_from_shared(embedder, out: Path = WEIGHTS, seed: int = 0, limit: int |
     examples = acl_examples(provider, embedder, verifier, queries, progress)
     judges = cross_fitted(examples, seed)
     refs = {q: len(provider.papers[q].references) for q in queries}
-    held = [e for e in examples if query_fold(e.query_id) in judges]
-    judge_r = [recall_at(judges[query_fold(e.query_id)].scores(e.X), e, refs[e.query_id], 10) for e in held]
+    held = [e for e in examples if fold_of(e.query_id) in judges]
+    judge_r = [recall_at(judges[fold_of(e.query_id)].scores(e.X), e, refs[e.query_id], 10) for e in held]
     dense_r = [recall_at(e.X[:, 0], e, refs[e.query_id], 10) for e in held]
     model = _train_on([e for e in examples if e.y.any()], seed)
     card = {"model": "search judge: logistic model over dense, lexical and rationale similarity, depth and in-collection citations",
