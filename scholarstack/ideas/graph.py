@@ -272,9 +272,10 @@ def merge(snapshot: IdeaGraph, selected: list[Action]) -> IdeaGraph:
     return graph
 
 
-def feasibility_risks(graph: IdeaGraph) -> list[Node]:
-    """Risk nodes that contradict a node (a prior-work overlap is a Risk too, on `overlaps_prior`)."""
-    return [graph.nodes[e.src] for e in graph.edges
+def risk_edges(graph: IdeaGraph) -> list[Edge]:
+    """The examined feasibility risks: `contradicts` edges from Risk nodes (a prior-work overlap is
+    a Risk too, but on `overlaps_prior`)."""
+    return [e for e in graph.edges
             if e.type == "contradicts" and e.src in graph.nodes and graph.nodes[e.src].active and graph.nodes[e.src].type == "Risk"]
 
 
@@ -295,7 +296,7 @@ def active_roles(graph: IdeaGraph, rnd: int, roles: tuple[str, ...] = ROLES) -> 
     deps = s["dependency_closure"] < 1.0 or not any(
         e.type == "depends_on" and graph.nodes[e.dst].type == "Assumption" for e in graph.edges if e.dst in graph.nodes)
     open_con = s["contradiction_load"] > 0
-    feasibility = any(n.type == "Method" for n in nodes) and len(feasibility_risks(graph)) < 2 and not open_con
+    feasibility = any(n.type == "Method" for n in nodes) and len(risk_edges(graph)) < 2 and not open_con
     wants = {"MechanismProposer": deps or open_con, "FeasibilityCritic": feasibility or deps,
              "NoveltyExaminer": weak or not any(e.type == "overlaps_prior" for e in graph.edges),
              "EvaluationDesigner": weak or deps, "ImpactReframer": framing or weak or open_con}

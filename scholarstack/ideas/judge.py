@@ -18,7 +18,7 @@ from pydantic import BaseModel, Field
 
 from ..llm.client import LLMClient, LLMOutputError
 from ..views.lexical import tokenize
-from .graph import CLAIMS, IdeaGraph
+from .graph import CLAIMS, IdeaGraph, risk_edges
 from .proposal import Proposal
 
 CRITERIA = ("novelty", "significance", "feasibility", "clarity", "context_adherence", "overall")
@@ -83,7 +83,7 @@ def judge_offline(p: Proposal, graph: IdeaGraph, store=None, retriever=None, org
             reasons["novelty"] = f"{ans.answer}: {ans.interpretation}"[:300]
         except ValueError as exc:  # nothing assessable in the text, or an empty store
             reasons["novelty"] = str(exc)[:200]
-    risks = [e for e in graph.edges if e.type == "contradicts" and e.src in graph.nodes and graph.nodes[e.src].type == "Risk"]
+    risks = risk_edges(graph)
     if risks:
         scores["feasibility"] = round(sum(e.resolved for e in risks) / len(risks), 4)
         reasons["feasibility"] = f"{sum(e.resolved for e in risks)} of {len(risks)} examined risks resolved by a repair"

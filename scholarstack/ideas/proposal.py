@@ -9,7 +9,7 @@ from __future__ import annotations
 from pydantic import BaseModel, Field
 
 from ..llm.client import LLMClient, LLMOutputError
-from .graph import IdeaGraph, signals
+from .graph import IdeaGraph, risk_edges, signals
 
 
 class Proposal(BaseModel):
@@ -62,8 +62,7 @@ def synthesize_proposal(g: IdeaGraph) -> Proposal:
     if hyp:
         experiments.append(f"Falsifiable prediction: if '{hyp[:160]}' holds, the method beats the baselines under the evaluation plan; "
                            "a result at or below the baselines refutes it.")
-    risks = [f"{g.nodes[e.src].text} [{'resolved' if e.resolved else 'open'}]" for e in g.edges
-             if e.type == "contradicts" and e.src in g.nodes and g.nodes[e.src].type == "Risk"]
+    risks = [f"{g.nodes[e.src].text} [{'resolved' if e.resolved else 'open'}]" for e in risk_edges(g)]
     prior = [f"{g.nodes[e.src].text} [{'addressed' if e.resolved else 'open'}]" for e in g.edges if e.type == "overlaps_prior" and e.src in g.nodes]
     needs = [g.nodes[e.dst].text for e in g.edges if e.type == "requires_evidence" and not e.resolved and e.dst in g.nodes]
     return Proposal(topic=g.topic, problem=_text(g, "Problem"), motivation=motivation[:5], hypothesis=hyp, method=method,

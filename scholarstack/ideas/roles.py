@@ -10,7 +10,7 @@ from __future__ import annotations
 from pydantic import BaseModel, Field
 
 from ..llm.client import LLMClient, LLMOutputError
-from .graph import CLAIMS, Action, Evidence, IdeaGraph, feasibility_risks
+from .graph import CLAIMS, Action, Evidence, IdeaGraph, risk_edges
 
 EVIDENCE_LAYERS = ("fact", "relation", "synthesis")
 
@@ -150,7 +150,7 @@ def candidate_slate(g: IdeaGraph, role: str, rnd: int, kb=None) -> list[Action]:
         out += _sup(g, rnd, role, A, H, "the assumption licenses the hypothesis")
         out += _repairs(g, rnd, role)
     elif role == "FeasibilityCritic":
-        risks = feasibility_risks(g)
+        risks = risk_edges(g)
         if M and not any(not e.resolved for e in g.edges if e.type == "contradicts") and len(risks) < 2:
             lim = find_evidence(kb, f"{g.topic} limitation", 1, ("limitation",))
             text = f"Feasibility risk: {lim[0].text}" if lim else f"Feasibility risk: the method may not scale or transfer beyond the data for {g.topic}."
