@@ -29,8 +29,9 @@ install: $(STAMP)
 demo: $(STAMP)
 	$(BIN)/scholarstack demo --store .scholarstack/demo
 
+# One worker per core, at most four (pytest-xdist); each worker that runs an LLM test starts its own server.
 test: $(STAMP)
-	$(BIN)/pytest -q -p no:cacheprovider
+	$(BIN)/pytest -q -p no:cacheprovider -n auto --maxprocesses 4
 
 # The whole suite with every store on PostgreSQL (a throwaway local server; `make test` runs the
 # store's own tests on both engines).

@@ -1,5 +1,5 @@
 """Shared fixtures: temporary stores, ../shared/data (skipped with a message when absent), and one
-local llama.cpp server per test session for the OpenAI-compatible backend."""
+local llama.cpp server per test session (per xdist worker) for the OpenAI-compatible backend."""
 
 from __future__ import annotations
 
@@ -15,6 +15,9 @@ os.environ.setdefault("SCHOLARSTACK_EMBEDDER", "tfidf")  # MiniLM is tested on i
 os.environ.setdefault("DAGSTER_HOME", "")  # in-process runs use an instance under each test's store
 if not os.environ["DAGSTER_HOME"]:
     del os.environ["DAGSTER_HOME"]
+
+if os.environ.get("PYTEST_XDIST_WORKER"):  # `make test` runs two workers on two cores: one math thread each
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 SHARED = shared_data_dir()
 # For what only the embedded engine has (its file lock, its warm connection, its file on a full disk).
@@ -82,6 +85,15 @@ def llm_server():
         pytest.skip(str(exc))
     yield base_url
     del server
+
+
+def local_llm(base_url: str, cache_dir: Path, max_tokens: int = 300, **kw):
+    """A client of the session's local server that asks once a call: the small model's weak answers
+    are what the tests check the handling of, and retrying them only repeats the cost (the retry
+    path itself is tested in tests/scholarstack/l1/test_llm_backend.py)."""
+    from scholarstack.llm.client import LLMClient, LLMConfig
+
+    return LLMClient(LLMConfig(base_url=base_url, model="smollm2", max_tokens=max_tokens, max_retries=0, **kw), cache_dir=cache_dir)
 
 
 @pytest.fixture(scope="session")

@@ -148,7 +148,9 @@ def finish(store: Store, task: WritingTask, request: str, title: str, sections: 
     sections, report = check_sections(store, sections)
     sections = [s for s in sections if s.sentences or s.table]
     if not sections:
-        raise ValueError(f"nothing to write for {request[:80]!r}: no usable facts survived the citation check")
+        failed = (extra or {}).get("errors") or []
+        why = f"{len(failed)} model call(s) failed (first: {failed[0][:200]}) and " if failed else ""
+        raise ValueError(f"nothing to write for {request[:80]!r}: {why}no usable facts survived the citation check")
     writing = with_versions(store, Writing(task_name=task, request=request[:2000], settings=settings, title=title[:500], sections=sections))
     registration = register_output(store, writing, task.value) if register else {}
     text = writing.text()

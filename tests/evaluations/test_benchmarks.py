@@ -15,8 +15,8 @@ def test_spread_takes_items_across_the_file():
 
 def test_retrieval_benchmark_small(store):
     need_shared("acl_scisummnet", "citances_dev.jsonl")
-    res = eval_retrieval(store, limit=20, corpus_limit=40, embedder="tfidf", layer_ablation=True, compiler=compile_store)
-    assert res["n"] == 20 and res["corpus"] <= 40
+    res = eval_retrieval(store, limit=10, corpus_limit=20, embedder="tfidf", layer_ablation=True, compiler=compile_store)
+    assert res["n"] == 10 and res["corpus"] <= 20
     assert set(res["systems"]) == {"bm25", "dense", "hybrid", "bm25_fulltext", "hybrid_fulltext", "scholarstack_content",
                                    "scholarstack", "scholarstack_content_rrf", "scholarstack_rrf", "scholarstack_content_undated",
                                    "scholarstack_undated", "scholarstack_content_L1", "scholarstack_content_L1+L2"}

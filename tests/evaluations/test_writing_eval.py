@@ -23,7 +23,7 @@ def test_textrank_keeps_document_order_within_the_budget():
 def test_review_and_summary_benchmarks_small(store):
     need_shared("acl_scisummnet", "papers.jsonl.gz")
     need_shared("clscisumm2018")
-    rev = eval_review(store, limit=2, k=6, corpus_limit=16, embedder="tfidf", compiler=compile_store)
+    rev = eval_review(store, limit=2, k=6, corpus_limit=10, embedder="tfidf", compiler=compile_store)
     assert rev["n"] == len(rev["topics"]) >= 1
     for row in rev["topics"]:
         assert row["citation_resolution"] == 1.0  # every cited id and locator resolves in the store

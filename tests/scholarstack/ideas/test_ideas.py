@@ -16,6 +16,7 @@ from scholarstack.ideas.train import profile
 from scholarstack.index.embed import TfidfSvdEmbedder
 from scholarstack.store import Store
 from scholarstack.views.views import open_kb
+from tests.conftest import local_llm
 
 
 def backbone() -> IdeaGraph:
@@ -353,9 +354,7 @@ def test_the_model_writes_the_proposal_citing_only_what_the_graph_holds(kb):
 
 @pytest.mark.llm
 def test_episode_with_local_llm(kb, llm_server, tmp_path):
-    from scholarstack.llm.client import LLMClient, LLMConfig
-
-    client = LLMClient(LLMConfig(base_url=llm_server, model="smollm2", max_tokens=400), cache_dir=tmp_path)
+    client = local_llm(llm_server, tmp_path, max_tokens=400)
     ep = run_episode("part-of-speech tagging", HeuristicTeacher(), kb, rounds=2, client=client)  # round 1: all five roles
     # The roles proposed with the model: every call is counted, a proposal that was invalid or held
     # nothing admissible is said, and whatever was selected targets nodes the graph has.

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import pytest
 
-from scholarstack.llm.client import LLMClient, LLMConfig
 from scholarstack.models import Judgement, JudgementTask, Lifecycle, Source
 from scholarstack.store import register, revise
 from scholarstack.store.registry import load_object
@@ -13,6 +12,7 @@ from scholarstack.tasks.claims import judge_claim
 from scholarstack.tasks.qa import ask
 from scholarstack.views.views import open_kb
 from scholarstack.writing.summary import summarize
+from tests.conftest import local_llm
 
 
 @pytest.fixture
@@ -94,7 +94,7 @@ def test_bad_requests_are_clear_errors_and_register_nothing(kb):
 
 @pytest.mark.llm
 def test_judgements_with_the_local_llm(kb, llm_server, tmp_path):
-    client = LLMClient(LLMConfig(base_url=llm_server, model="smollm2", max_tokens=200), cache_dir=tmp_path / "c")
+    client = local_llm(llm_server, tmp_path / "c", max_tokens=200)
     ans = ask(kb, "What accuracy does the tagger reach?", ["A00-1031"], client=client)
     if ans.extra.get("error"):  # invalid model output: recorded on the answer, nothing registered to reuse
         assert "registration" not in ans.extra and kb.store.objects("judgement") == []

@@ -7,9 +7,9 @@ import pytest
 
 from scholarstack.index.embed import make_embedder
 from scholarstack.ingest.records import anthology_year
-from scholarstack.llm.client import LLMClient, LLMConfig
 from scholarstack.tasks.novelty import assess_novelty, aspects_of_text, judge_novelty
 from scholarstack.tasks.retrieval import store_retriever
+from tests.conftest import local_llm
 
 IDEA = ("We propose a second-order hidden Markov model tagger that guesses unknown words from their suffixes. "
         "We evaluate it on the Penn Treebank and reach 96.7% accuracy.")
@@ -71,7 +71,7 @@ def test_bad_requests_are_clear_errors(store, retriever):
 
 @pytest.mark.llm
 def test_novelty_with_the_local_llm(store, retriever, llm_server, tmp_path):
-    client = LLMClient(LLMConfig(base_url=llm_server, model="smollm2", max_tokens=200), cache_dir=tmp_path / "c")
+    client = local_llm(llm_server, tmp_path / "c", max_tokens=200)
     out = assess_novelty(store, idea=IDEA, k=5, retriever=retriever, client=client)
     # Whatever the small model split: a verdict, every cited fact resolving, a failure said, not hidden.
     assert out.answer in ("novel", "incremental", "anticipated") and out.extra["aspects"]

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from scholarstack.llm.client import LLMClient, LLMConfig
 from scholarstack.store import Store
 from scholarstack.tasks.claims import decide, verify_claim
 from scholarstack.tasks.evidence import score_items
 from scholarstack.tasks.qa import answer_question, typed_answer
 from scholarstack.tasks.retrieval import CitationIndex, StoreRetriever, bm25_rank, corpus_from_store, hybrid_rank
 from scholarstack.views.views import ViewItem, open_kb
+from tests.conftest import local_llm
 
 
 @pytest.fixture(scope="module")
@@ -139,7 +139,7 @@ def test_retrievers_rank_corpus_papers(kb):
 
 @pytest.mark.llm
 def test_qa_and_claims_with_local_llm(kb, llm_server, tmp_path):
-    client = LLMClient(LLMConfig(base_url=llm_server, model="smollm2", max_tokens=200), cache_dir=tmp_path / "c")
+    client = local_llm(llm_server, tmp_path / "c", max_tokens=200)
     ans = answer_question(kb, "What accuracy does TnT achieve?", ["A00-1031"], client=client)
     # Whatever the small model wrote: its output failed validation and says so, or its citations were
     # checked (the invalid ones listed) and every one kept is a current sentence of the paper asked.

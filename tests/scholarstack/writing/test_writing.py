@@ -6,7 +6,6 @@ from __future__ import annotations
 import pytest
 
 from scholarstack.index.embed import make_embedder
-from scholarstack.llm.client import LLMClient, LLMConfig
 from scholarstack.models import CitedSentence, Lifecycle, Section, Writing, WritingTask
 from scholarstack.models.common import LOCATOR_RE
 from scholarstack.store import register, revise
@@ -15,6 +14,7 @@ from scholarstack.verify import check_sections
 from scholarstack.writing.related_work import related_work
 from scholarstack.writing.review import review
 from scholarstack.writing.summary import summarize
+from tests.conftest import local_llm
 
 
 @pytest.fixture
@@ -110,20 +110,48 @@ def test_a_revised_cited_fact_marks_the_writing_for_recheck(store):
 
 @pytest.mark.llm
 def test_writing_with_the_local_llm(store, llm_server, tmp_path):
-    client = LLMClient(LLMConfig(base_url=llm_server, model="smollm2", max_tokens=300), cache_dir=tmp_path / "c")
-    out = summarize(store, "A00-1031", words=120, client=client)
-    assert out.backend == "openai"
+    client = local_llm(llm_server, tmp_path / "c")
     # Whatever the small model wrote: nothing unresolvable survives, and what was removed is recorded.
-    for s in out.writing.sentences():
-        assert all(resolves(store, c) for c in s.citations)
-        assert s.citations or s.interpretation
-    assert not set(out.citations.unknown) & {c for s in out.writing.sentences() for c in s.citations}  # removed, and listed
-    assert out.extra.get("llm", {}).get("calls", 0) + len(out.extra.get("errors", [])) >= 1
-    if out.registration:
-        assert out.registration["status"] in ("new", "revised", "reused")
-    rw = related_work(store, paper="D08-1036", k=3, client=client, embedder=make_embedder("tfidf", store.home))
-    assert "D08-1036" not in rw.extra["cited_papers"]
-    assert all(resolves(store, c) for s in rw.writing.sentences() for c in s.citations)
+    # Where it failed on every part, that is said with the model's error, not returned as an empty text.
+    out = written_or_failed(lambda: summarize(store, "A00-1031", words=120, client=client))
+    if out is not None:
+        assert out.backend == "openai"
+        for s in out.writing.sentences():
+            assert all(resolves(store, c) for c in s.citations)
+            assert s.citations or s.interpretation
+        assert not set(out.citations.unknown) & {c for s in out.writing.sentences() for c in s.citations}  # removed, and listed
+        assert out.extra.get("llm", {}).get("calls", 0) + len(out.extra.get("errors", [])) >= 1
+        if out.registration:
+            assert out.registration["status"] in ("new", "revised", "reused")
+    rw = written_or_failed(lambda: related_work(store, paper="D08-1036", k=3, client=client, embedder=make_embedder("tfidf", store.home)))
+    if rw is not None:
+        assert "D08-1036" not in rw.extra["cited_papers"]
+        assert all(resolves(store, c) for s in rw.writing.sentences() for c in s.citations)
+
+
+def test_a_summary_the_model_failed_on_everywhere_says_why(store):
+    from scholarstack.llm.client import LLMOutputError
+    from scholarstack.llm.usage import Usage
+
+    class Broken:
+        backend = "openai"
+
+        def structured(self, prompt, response_model, **_):
+            err = LLMOutputError("LLM invalid output: broken at nowhere: ValidationError")
+            err.usage = Usage(calls=1, failures=1)
+            raise err
+
+    with pytest.raises(ValueError, match=r"A00-1031.*[1-4] model call\(s\) failed \(first: Problem: LLM invalid output"):
+        summarize(store, "A00-1031", words=120, client=Broken())
+    assert not store.objects("writing")  # nothing registered
+
+
+def written_or_failed(write):
+    try:
+        return write()
+    except ValueError as exc:
+        assert "model call(s) failed" in str(exc) and "LLM invalid output" in str(exc), exc
+        return None
 
 
 def test_design_recommends_what_the_closest_papers_used_and_cites_it(store):
@@ -149,7 +177,7 @@ def test_design_recommends_what_the_closest_papers_used_and_cites_it(store):
 def test_design_with_the_local_llm(store, llm_server, tmp_path):
     from scholarstack.writing.design import design
 
-    client = LLMClient(LLMConfig(base_url=llm_server, model="smollm2", max_tokens=300), cache_dir=tmp_path / "c")
+    client = local_llm(llm_server, tmp_path / "c")
     out = design(store, "part-of-speech tagging of English text", k=6, client=client, embedder=make_embedder("tfidf", store.home))
     assert out.backend == "openai" and out.extra["datasets"]  # what was counted does not depend on the model
     for s in out.writing.sentences():  # whatever the model wrote: nothing unresolvable survives
