@@ -214,7 +214,8 @@ def compile_papers(store: Store, paper_ids: list[str], run_id: str, extractor: E
         return _compile_papers(store, paper_ids, run_id, extractor, validator, taxonomy_path, induce_k, adjudicator, progress)
 
 
-def _compile_papers(store, paper_ids, run_id, extractor, validator, taxonomy_path, induce_k, adjudicator, progress):
+def _compile_papers(store: Store, paper_ids: list[str], run_id: str, extractor: Extractor, validator: BatchValidator | None,
+                    taxonomy_path: str | Path | None, induce_k: int, adjudicator: Adjudicator | None, progress: bool) -> dict[str, Any]:
     from tqdm import tqdm
 
     from .store import StoreError, recheck

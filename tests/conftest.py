@@ -16,7 +16,7 @@ os.environ.setdefault("DAGSTER_HOME", "")  # in-process runs use an instance und
 if not os.environ["DAGSTER_HOME"]:
     del os.environ["DAGSTER_HOME"]
 
-if os.environ.get("PYTEST_XDIST_WORKER"):  # `make test` runs two workers on two cores: one math thread each
+if os.environ.get("PYTEST_XDIST_WORKER"):  # `make test` runs a worker per core: one math thread each
     os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 SHARED = shared_data_dir()
