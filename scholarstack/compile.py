@@ -204,41 +204,35 @@ def compile_papers(store: Store, paper_ids: list[str], run_id: str, extractor: E
     and the recheck over the store, the same steps the assets run. For benchmarks, which compile
     their papers from inside a Dagster run and must not start Dagster runs there. A paper that
     fails is recorded and the others go on, as in the assets."""
+    from tqdm import tqdm
+
     from .l1.backends import OfflineExtractor
     from .settings import REPO_ROOT
+    from .store import StoreError, recheck
 
     extractor = extractor or OfflineExtractor()
     if taxonomy_path is not None and not Path(taxonomy_path).is_absolute():
         taxonomy_path = REPO_ROOT / taxonomy_path
-    with store.connect():  # one connection for the batch: reopening the file per read costs ~10 ms, ~1,800 times in a small benchmark
-        return _compile_papers(store, paper_ids, run_id, extractor, validator, taxonomy_path, induce_k, adjudicator, progress)
-
-
-def _compile_papers(store: Store, paper_ids: list[str], run_id: str, extractor: Extractor, validator: BatchValidator | None,
-                    taxonomy_path: str | Path | None, induce_k: int, adjudicator: Adjudicator | None, progress: bool) -> dict[str, Any]:
-    from tqdm import tqdm
-
-    from .store import StoreError, recheck
-
     out: dict[str, Any] = {"ok": True, "failed": []}
-    for step, name in ((lambda p: compile_source_map(store, p, run_id, validator), "source_maps"),
-                       (lambda p: compile_facts(store, p, extractor, run_id, validator), "l1_facts")):
-        totals: Counter = Counter()
-        for paper_id in tqdm(paper_ids, desc=name, unit="paper", disable=not progress, leave=False):
-            try:
-                meta = step(paper_id)
-            except StoreError:  # the store itself is unusable (busy, disk full): stop, nothing half-written
-                raise
-            except Exception as exc:  # one paper's fault must not stop the others
-                meta = {"status": "failed", "reason": f"{type(exc).__name__}: {exc}"[:300]}
-            if meta.get("status") == "failed":
-                out["failed"].append(f"{name} {paper_id}: {meta.get('reason', '')}")
-            totals.update(countable(meta))
-            totals[f"status_{meta.get('status', 'ok')}"] += 1
-        out[name] = dict(totals)
-    out["l2_organisation"] = compile_organisation(store, run_id, taxonomy_path=taxonomy_path, induce_k=induce_k,
-                                                  adjudicator=adjudicator, validator=validator, backend=extractor.backend)
-    out["l3_syntheses"] = compile_syntheses(store, run_id, validator=validator, backend=extractor.backend)
-    out["store_recheck"] = {"rechecked": len(recheck(store, run_id=run_id))}
+    with store.connect():  # one connection for the batch: reopening the file per read costs ~10 ms, ~1,800 times in a small benchmark
+        for step, name in ((lambda p: compile_source_map(store, p, run_id, validator), "source_maps"),
+                           (lambda p: compile_facts(store, p, extractor, run_id, validator), "l1_facts")):
+            totals: Counter = Counter()
+            for paper_id in tqdm(paper_ids, desc=name, unit="paper", disable=not progress, leave=False):
+                try:
+                    meta = step(paper_id)
+                except StoreError:  # the store itself is unusable (busy, disk full): stop, nothing half-written
+                    raise
+                except Exception as exc:  # one paper's fault must not stop the others
+                    meta = {"status": "failed", "reason": f"{type(exc).__name__}: {exc}"[:300]}
+                if meta.get("status") == "failed":
+                    out["failed"].append(f"{name} {paper_id}: {meta.get('reason', '')}")
+                totals.update(countable(meta))
+                totals[f"status_{meta.get('status', 'ok')}"] += 1
+            out[name] = dict(totals)
+        out["l2_organisation"] = compile_organisation(store, run_id, taxonomy_path=taxonomy_path, induce_k=induce_k,
+                                                      adjudicator=adjudicator, validator=validator, backend=extractor.backend)
+        out["l3_syntheses"] = compile_syntheses(store, run_id, validator=validator, backend=extractor.backend)
+        out["store_recheck"] = {"rechecked": len(recheck(store, run_id=run_id))}
     out["ok"] = not out["failed"]
     return out

@@ -87,13 +87,14 @@ def llm_server():
     del server
 
 
-def local_llm(base_url: str, cache_dir: Path, max_tokens: int = 300, **kw):
-    """A client of the session's local server that asks once a call: the small model's weak answers
-    are what the tests check the handling of, and retrying them only repeats the cost (the retry
-    path itself is tested in tests/scholarstack/l1/test_llm_backend.py)."""
+def local_llm(base_url: str, cache_dir: Path, max_tokens: int = 300, max_retries: int = 0, **kw):
+    """A client of the session's local server that by default asks once a call: the small model's
+    weak answers are what the tests check the handling of, and retrying them only repeats the cost
+    (the retry path itself is tested in tests/scholarstack/l1/test_llm_backend.py)."""
     from scholarstack.llm.client import LLMClient, LLMConfig
 
-    return LLMClient(LLMConfig(base_url=base_url, model="smollm2", max_tokens=max_tokens, max_retries=0, **kw), cache_dir=cache_dir)
+    return LLMClient(LLMConfig(base_url=base_url, model="smollm2", max_tokens=max_tokens, max_retries=max_retries, **kw),
+                     cache_dir=cache_dir)
 
 
 @pytest.fixture(scope="session")

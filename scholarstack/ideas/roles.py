@@ -22,9 +22,9 @@ def find_evidence(kb, text: str, k: int = 2, fact_types: tuple[str, ...] | None 
     from ..views.views import retrieve, select
 
     # A type filter keeps a few of many (limitations are ~3 % of facts): read facts only, and deeper.
-    deep = 200 if fact_types else 0
+    layers, depth, pool = (("fact",), 200, 200) if fact_types else (EVIDENCE_LAYERS, k * 4, 50)
     try:
-        view = retrieve(kb, text, layers=("fact",) if fact_types else EVIDENCE_LAYERS, k=deep or k * 4, pool=deep or 50)
+        view = retrieve(kb, text, layers=layers, k=depth, pool=pool)
     except ValueError:
         return []
     if fact_types:

@@ -9,8 +9,9 @@ import pytest
 from pydantic import BaseModel, Field, field_validator
 
 from scholarstack.l1.backends import LLMExtractor
-from scholarstack.llm.client import LLMClient, LLMConfig, LLMOutputError, LLMUnavailableError
+from scholarstack.llm.client import LLMClient, LLMOutputError, LLMUnavailableError
 from scholarstack.models import Sentence, SourceMap, Verification
+from tests.conftest import local_llm
 
 pytestmark = pytest.mark.llm
 
@@ -29,8 +30,9 @@ def paper() -> SourceMap:
                      sentences=[Sentence(sid=i + 1, text=t, section="1 Introduction") for i, t in enumerate(SENTENCES)])
 
 
-def client(base_url: str, tmp_path, **kw) -> LLMClient:
-    return LLMClient(LLMConfig(base_url=base_url, model="smollm2", max_tokens=400, **kw), cache_dir=tmp_path / "cache")
+def client(base_url: str, tmp_path, max_retries: int = 2, **kw) -> LLMClient:
+    """The client's default retries: these tests exercise the retry path."""
+    return local_llm(base_url, tmp_path / "cache", max_tokens=400, max_retries=max_retries, **kw)
 
 
 def test_extraction_is_valid_cited_and_cached(llm_server, tmp_path):
