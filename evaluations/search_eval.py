@@ -8,8 +8,9 @@ for both, with one subtopic per citing sentence of the query paper (papers cited
 sentence share it), so a ranking that covers more of the aspects the paper cites for scores higher.
 The learned relevance judge never trained on these query papers (it trains on papers with fewer
 than three references).
-Co-authorship distance is not reported: the ACL corpus carries no author lists, and the unarXive
-sample's references point outside it, so no co-authorship graph joins query and candidates.
+Co-authorship distance cannot be measured on the ACL corpus, which carries no author lists;
+`eval deep_search` measures it on the unarXive sample, whose papers and references name their
+authors (`coauthor_eval.py`), in the same run.
 """
 
 from __future__ import annotations
@@ -27,8 +28,7 @@ from .papers import spread
 
 KS = (10, 20, 50, 100)
 ALPHA_KS = (10, 20)
-AUTHORS_MISSING = ("not measured: the ACL corpus has no author lists and the unarXive sample's references point outside it, "
-                   "so no co-authorship graph joins a query and its candidates")
+AUTHORS_MISSING = "not measured on the ACL corpus: it has no author lists (measured on the unarXive sample instead)"
 
 
 def citing_subtopics(path) -> dict[str, dict[str, set[str]]]:
@@ -100,6 +100,12 @@ def eval_search_on_store(store, limit: int | None = None, progress: bool = False
     beside the depths' as `rerank <name>` so the result is stored and reported like every eval."""
     from scholarstack.index.embed import make_embedder
 
-    res = eval_search(limit=limit or 40, embedder=make_embedder("minilm"))  # what `scholarstack search` embeds with
+    from scholarstack.settings import shared_data_dir
+
+    from .coauthor_eval import eval_coauthorship
+
+    embedder = make_embedder("minilm")  # what `scholarstack search` embeds with
+    res = eval_search(limit=limit or 40, embedder=embedder)
     res["systems"] |= {f"rerank {name}": row for name, row in res.pop("rerankers_depth2").items()}
+    res["coauthor_distance"] = eval_coauthorship(shared_data_dir() / "unarxive" / "papers.jsonl.gz", embedder=embedder)
     return res

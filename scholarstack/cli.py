@@ -503,6 +503,13 @@ def cmd_mcp(args: argparse.Namespace) -> int:
     return 0
 
 
+def _print_systems(systems: dict[str, dict]) -> None:
+    metrics = list(dict.fromkeys(m for row in systems.values() for m in row))  # a system may lack a measure
+    print("| system | " + " | ".join(metrics) + " |\n|---|" + "---|" * len(metrics))
+    for name, row in systems.items():
+        print(f"| {name} | " + " | ".join(str(row.get(m, "-")) for m in metrics) + " |")
+
+
 def cmd_eval(args: argparse.Namespace) -> int:
     """Like one configuration of a sweep (the same options), stored with the sweeps' results as sweep
     `eval`, so `report --sweep eval` shows it."""
@@ -522,10 +529,11 @@ def cmd_eval(args: argparse.Namespace) -> int:
         _print_json(result)
         return 0
     print(f"{result['benchmark']}: n={result['n']} (saved as {cfg.key}; `scholarstack report --sweep eval` plots it)")
-    metrics = list(dict.fromkeys(m for row in result["systems"].values() for m in row))  # a system may lack a measure
-    print("| system | " + " | ".join(metrics) + " |\n|---|" + "---|" * len(metrics))
-    for name, row in result["systems"].items():
-        print(f"| {name} | " + " | ".join(str(row.get(m, "-")) for m in metrics) + " |")
+    _print_systems(result["systems"])
+    for key, part in result.items():  # a second measurement in the same run (deep search: co-authorship distance)
+        if isinstance(part, dict) and isinstance(part.get("systems"), dict):
+            print(f"\n{key}: " + ", ".join(f"{k} {v}" for k, v in part.items() if k != "systems"))
+            _print_systems(part["systems"])
     if result.get("topics"):  # the review benchmark's per-topic rows
         cols = list(result["topics"][0])
         print("\n| " + " | ".join(cols) + " |\n|---|" + "---|" * (len(cols) - 1))

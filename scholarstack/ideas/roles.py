@@ -1,53 +1,54 @@
 """Seeding an idea graph and the five roles' candidate slates.
 
 Texts come from the knowledge store where it has something on the topic (facts, entities,
-limitations), from a model when one is configured, and from plain templates otherwise; every
+limitations, results: `seed.py`), from a model when one is configured; every
 piece of evidence is a registered object id with its sentence locators.
 """
 
 from __future__ import annotations
 
-from pydantic import BaseModel, Field
-
 from ..llm.client import LLMClient, LLMOutputError
 from .graph import CLAIMS, Action, Evidence, IdeaGraph, risk_edges
+from .seed import SeedIdea, first_on_topic, main_setting, offline_seed, results_in_view
 
 EVIDENCE_LAYERS = ("fact", "relation", "synthesis")
 
 
-def find_evidence(kb, text: str, k: int = 2, fact_types: tuple[str, ...] | None = None) -> list[Evidence]:
-    """Registered objects that bear on `text` (through a knowledge view), with their locators."""
+def _topic_view(kb, text: str, layers: tuple[str, ...], depth: int, pool: int):
+    """A knowledge view on `text`, kept to the papers the user named; None without a store or a query."""
     if kb is None:
-        return []
+        return None
     from ..views.views import retrieve, select
 
-    # A type filter keeps a few of many (limitations are ~3 % of facts): read facts only, and deeper.
-    layers, depth, pool = (("fact",), 200, 200) if fact_types else (EVIDENCE_LAYERS, k * 4, 50)
     try:
         view = retrieve(kb, text, layers=layers, k=depth, pool=pool)
     except ValueError:
-        return []
-    if fact_types:
-        view = select(view, fact_types=list(fact_types))
+        return None
     papers = getattr(kb, "paper_filter", None)
-    if papers:  # evidence only from the papers the user named
-        view = select(view, papers=list(papers))
-    return [i.source(chars=300, locators=3) for i in view.items[:k]]
+    return select(view, papers=list(papers)) if papers else view  # evidence only from the papers the user named
 
 
-class SeedIdea(BaseModel):
-    problem: str = Field(..., max_length=240)
-    hypothesis: str = Field(..., max_length=240)
-    method: str = Field(..., max_length=240)
-    eval_plan: str = Field(..., max_length=240)
-    novelty: str = Field(..., max_length=240)
-    assumption: str = Field(..., max_length=240)
+def find_evidence(kb, text: str, k: int = 2, fact_types: tuple[str, ...] | None = None) -> list[Evidence]:
+    """Registered objects that bear on `text` (through a knowledge view), with their locators."""
+    # A type filter keeps a few of many (limitations are ~3 % of facts): read facts only, and deeper.
+    layers, depth, pool = (("fact",), 200, 200) if fact_types else (EVIDENCE_LAYERS, k * 4, 50)
+    view = _topic_view(kb, text, layers, depth, pool)
+    if view is None:
+        return []
+    items = [i for i in view.items if not fact_types or i.data.get("type") in fact_types]
+    return [i.source(chars=300, locators=3) for i in items[:k]]
+
+
+def topic_evidence(kb, topic: str, query: str, fact_type: str) -> list[Evidence]:
+    """The best fact of this type for `query` that is on the topic (by its text or its paper's title),
+    as a list of at most one: ranking alone brings another field's facts to a topic the store lacks."""
+    return first_on_topic(topic, find_evidence(kb, query, 5, (fact_type,)), kb.store) if kb is not None else []
 
 
 def seed_graph(topic: str, kb=None, client: LLMClient | None = None, typed: bool = True) -> IdeaGraph:
     g = IdeaGraph(topic=topic, typed=typed)
-    limit = find_evidence(kb, f"{topic} limitation problem", 1, ("limitation",))
-    method_ev = find_evidence(kb, f"{topic} method approach", 1, ("method_description",))
+    limit = topic_evidence(kb, topic, f"{topic} limitation problem", "limitation")
+    method_ev = topic_evidence(kb, topic, f"{topic} method approach", "method_description")
     seed = None
     if client is not None:
         try:
@@ -55,12 +56,10 @@ def seed_graph(topic: str, kb=None, client: LLMClient | None = None, typed: bool
         except LLMOutputError:
             seed = None
     if seed is None:
-        prob = f"Current approaches to {topic} leave an open problem" + (f": {limit[0].text}" if limit else " in robustness and generalisation.")
-        meth = f"A method for {topic}" + (f" building on: {method_ev[0].text}" if method_ev else " that combines structured prior knowledge with data-driven learning.")
-        seed = SeedIdea(problem=prob[:240], hypothesis=f"Exploiting structure specific to {topic} improves accuracy and robustness over generic baselines."[:240],
-                        method=meth[:240], eval_plan=f"Compare against standard baselines for {topic} on public benchmarks with held-out conditions."[:240],
-                        novelty=f"No prior work on {topic} combines these components under the stated assumptions."[:240],
-                        assumption=f"Sufficient annotated data or signal exists for {topic}."[:240])
+        view = _topic_view(kb, f"{topic} results", ("fact",), 200, 200)
+        setting = main_setting(results_in_view(view.items, topic, kb.store)) if view is not None else None
+        row = kb.store.get_row(method_ev[0].object_id) if method_ev else None
+        seed = offline_seed(topic, limit, method_ev, row["data"].get("subject", "") if row else "", setting)
     g.add_node("Problem", seed.problem, "seed", 0, limit)
     g.add_node("Hypothesis", seed.hypothesis, "seed", 0)
     g.add_node("Method", seed.method, "seed", 0, method_ev)
@@ -118,7 +117,7 @@ def _refine_problem(g: IdeaGraph, kb, rnd: int, role: str) -> list[Action]:
     if problem is None or problem.evidence or kb is None:
         return []
     query = " ".join(n.text for n in (hyp, method) if n) + " limitation"
-    lim = find_evidence(kb, query, 1, ("limitation",))
+    lim = topic_evidence(kb, g.topic, query, "limitation")
     if not lim:
         return []
     text = f"Open problem for {g.topic}: {lim[0].text}"[:300]
@@ -152,7 +151,7 @@ def candidate_slate(g: IdeaGraph, role: str, rnd: int, kb=None) -> list[Action]:
     elif role == "FeasibilityCritic":
         risks = risk_edges(g)
         if M and not any(not e.resolved for e in g.edges if e.type == "contradicts") and len(risks) < 2:
-            lim = find_evidence(kb, f"{g.topic} limitation", 1, ("limitation",))
+            lim = topic_evidence(kb, g.topic, f"{g.topic} limitation", "limitation")
             text = f"Feasibility risk: {lim[0].text}" if lim else f"Feasibility risk: the method may not scale or transfer beyond the data for {g.topic}."
             out.append(Action(round=rnd, role=role, kind="add_contradiction_edge", targets=[M], rationale="expose a feasibility risk",
                               payload={"new_node": {"type": "Risk", "text": text[:300], "evidence": [e.model_dump() for e in lim]}, "edge": "contradicts"}))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict, deque
+from collections.abc import Iterable
 
 
 def precision_recall_at_k(ranked: list[str], reference: set[str], k: int) -> tuple[float, float]:
@@ -39,25 +40,30 @@ def alpha_ndcg(ranked: list[str], subtopics: dict[str, set[str]], k: int, alpha:
     return dcg(ranked) / best_dcg if best_dcg else 0.0
 
 
-def coauthor_distance(query_authors: set[str], cand_authors: set[str], papers_authors: list[set[str]], cap: int = 4) -> int:
-    """Minimum hops in the co-authorship graph between the two author sets: 0 shared author,
-    1 co-authors, …; ≥cap is reported as cap."""
-    if query_authors & cand_authors:
-        return 0
-    graph: dict[str, set[str]] = defaultdict(set)
-    for authors in papers_authors:
-        for a in authors:
-            graph[a] |= authors - {a}
-    frontier = deque((a, 0) for a in query_authors)
-    seen = set(query_authors)
-    while frontier:
-        a, d = frontier.popleft()
-        if d + 1 >= cap:
-            continue
-        for b in graph[a]:
-            if b in cand_authors:
-                return d + 1
-            if b not in seen:
-                seen.add(b)
-                frontier.append((b, d + 1))
-    return cap
+class AuthorGraph:
+    """Co-authorship: two authors are adjacent when one paper names both."""
+
+    def __init__(self, papers_authors: Iterable[Iterable[str]]):
+        self.adjacent: dict[str, set[str]] = defaultdict(set)
+        for authors in papers_authors:
+            names = set(authors)
+            for a in names:
+                self.adjacent[a] |= names - {a}
+
+    def distance(self, query: set[str], cand: set[str], cap: int = 4) -> int:
+        """Fewest hops from an author in `query` to one in `cand`: 0 a shared author, 1 co-authors, …;
+        `cap` stands for cap or more (and for no path)."""
+        if query & cand:
+            return 0
+        seen, frontier = set(query), deque((a, 0) for a in query)
+        while frontier:
+            a, d = frontier.popleft()
+            if d + 1 >= cap:
+                continue
+            for b in self.adjacent.get(a, ()):
+                if b in cand:
+                    return d + 1
+                if b not in seen:
+                    seen.add(b)
+                    frontier.append((b, d + 1))
+        return cap

@@ -10,7 +10,7 @@ import pytest
 from scholarstack.scholarly.providers import PaperMeta
 from scholarstack.search.keywords import keyphrases, strip_citations
 from scholarstack.search.local import LocalProvider
-from scholarstack.search.metrics import alpha_ndcg, coauthor_distance, precision_recall_at_k
+from scholarstack.search.metrics import AuthorGraph, alpha_ndcg, precision_recall_at_k
 from scholarstack.search.pipeline import IdentityIndex, deep_search
 from scholarstack.search.rerank import EnsembleReranker, LexicalReranker, make_reranker, normalise_scores, rerank
 from tests.conftest import local_llm, need_shared
@@ -105,11 +105,12 @@ def test_metrics_hand_computed():
     dcg = 1 + 0.5 / math.log2(3) + 0.5
     ideal = 1 + 1 / math.log2(3) + 0.25
     assert alpha_ndcg(["a", "b", "c"], subs, 3) == pytest.approx(dcg / ideal)
-    papers = [{"q1", "x"}, {"x", "y"}, {"y", "c1"}]
-    assert coauthor_distance({"q1"}, {"q1"}, papers) == 0
-    assert coauthor_distance({"q1"}, {"x"}, papers) == 1
-    assert coauthor_distance({"q1"}, {"c1"}, papers) == 3
-    assert coauthor_distance({"q1"}, {"zz"}, papers) == 4
+    graph = AuthorGraph([{"q1", "x"}, {"x", "y"}, {"y", "c1"}])
+    assert graph.distance({"q1"}, {"q1"}) == 0
+    assert graph.distance({"q1"}, {"x"}) == 1
+    assert graph.distance({"q1"}, {"c1"}) == 3
+    assert graph.distance({"q1"}, {"zz"}) == 4
+    assert graph.distance({"q1"}, {"c1"}, cap=3) == 3 and graph.distance({"q1"}, {"y"}, cap=2) == 2  # cap stands for cap or more
 
 
 def test_expansion_raises_recall_on_the_acl_graph():
