@@ -1,8 +1,8 @@
 """The offline seed idea, worded from what the store records on the topic.
 
-The problem is a limitation the store records and the method builds on a method description, as
-before; the hypothesis, evaluation plan, novelty claim and assumption are written around the
-benchmark setting (dataset and metric) that the topic's result facts report most: who reports
+The problem is a limitation the store records and the method builds on a method description; the
+hypothesis, evaluation plan, novelty claim and assumption are written around the benchmark
+setting (dataset and metric) that the topic's result facts report most: who reports
 what there, the best figure to beat, and whether the seed's method already has a result there.
 Without a store, or with no result facts on the topic, the wording is generic and says so.
 """
