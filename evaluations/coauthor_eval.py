@@ -76,12 +76,12 @@ def eval_coauthorship(path: Path, limit: int | None = None, embedder=None, min_r
         embedder.fit([r["raw"] for r in pool.values()] + [p["text"] for p in papers])
     distances: dict[str, list[int]] = {"human references": []} | {name: [] for name in rerankers}
     overlap: dict[str, float] = {name: 0.0 for name in rerankers}
+    cands = [Candidate(id=i, paper=PaperMeta(provider="unarxive-bib", id=i, title=r["raw"]), depth=1, found_by="sample bibliographies")
+             for i, r in pool.items()]  # every ranking rescores them all
     for q in queries:
         human = {r["id"] for r in q["refs"]}
         distances["human references"] += [graph.distance(q["authors"], pool[i]["authors"], CAP) for i in human]
         for name in rerankers:
-            cands = [Candidate(id=i, paper=PaperMeta(provider="unarxive-bib", id=i, title=r["raw"]), depth=1, found_by="sample bibliographies")
-                     for i, r in pool.items()]
             top = [c.id for c in rerank(q["text"], cands, make_reranker(name, embedder))[:len(human)]]
             distances[name] += [graph.distance(q["authors"], pool[i]["authors"], CAP) for i in top]
             overlap[name] += len(human & set(top)) / len(human)

@@ -16,10 +16,11 @@ from dataclasses import dataclass
 from pydantic import BaseModel, Field
 
 from ..l2.entities import normalise
+from ..views.lexical import STOP
 from .graph import Evidence
 
 SUFFIXES = ("ations", "ation", "ings", "ing", "ers", "er", "ions", "ion", "es", "s", "ed")
-STOPWORDS = frozenset("the and for with from into over under using based about their this that".split())
+STOPWORDS = STOP | {"using", "based", "about"}
 # Metrics where a smaller figure is the better one (error rates, times, perplexity).
 LOWER_IS_BETTER = re.compile(r"\b(error|errors|wer|ter|cer|loss|perplexity|time|times|latency|seconds?|ms|distance|rank)\b", re.I)
 
@@ -88,14 +89,10 @@ def on_topic(topic: str, text: str) -> bool:
     return not want or 2 * len(want & stems(text)) > len(want)
 
 
-def paper_titles(store, paper_ids) -> dict[str, str]:
-    return {pid: row["data"].get("title", "") for pid, row in store.get_rows(set(paper_ids)).items()}
-
-
 def first_on_topic(topic: str, evidence: list[Evidence], store) -> list[Evidence]:
     """The first piece of evidence on the topic (its text or its paper's title), as a list of at most one."""
     papers = [e.locators[0].rsplit(":", 1)[0] if e.locators else "" for e in evidence]
-    titles = paper_titles(store, [p for p in papers if p])
+    titles = store.titles({p for p in papers if p})
     return next(([e] for e, p in zip(evidence, papers) if on_topic(topic, f"{titles.get(p, '')} {e.text}")), [])
 
 
@@ -107,7 +104,7 @@ def _name_like(text: str) -> bool:
 def results_in_view(items, topic: str, store) -> list[Result]:
     """Result quantities of the fact items in a view that are on the topic (by the fact's text or its
     paper's title), in the view's order."""
-    titles, out = paper_titles(store, [i.paper_id for i in items]), []
+    titles, out = store.titles({i.paper_id for i in items}), []
     for item in items:
         if not on_topic(topic, f"{titles.get(item.paper_id, '')} {item.text}"):
             continue
@@ -138,11 +135,11 @@ def offline_seed(topic: str, limit: list[Evidence], method_ev: list[Evidence], m
     problem = f"Current approaches to {topic} leave an open problem" + (f": {limit[0].text}" if limit else " (the store records no limitation on it).")
     method = f"A method for {topic}" + (f" building on: {method_ev[0].text}" if method_ev else " (the store records no method description on it).")
     if setting is None:
-        return SeedIdea(problem=problem[:240], method=method[:240],
-                        hypothesis=f"Resolving this open problem improves results on {topic} (the store records no result to measure it against)."[:240],
-                        eval_plan=f"Compare against the published baselines for {topic} (the store records no benchmark result for it)."[:240],
-                        novelty=f"No work the store holds on {topic} addresses this open problem."[:240],
-                        assumption=f"A benchmark for {topic} exists on which the problem shows (none is recorded in the store)."[:240])
+        return _seed(problem=problem, method=method,
+                     hypothesis=f"Resolving this open problem improves results on {topic} (the store records no result to measure it against).",
+                     eval_plan=f"Compare against the published baselines for {topic} (the store records no benchmark result for it).",
+                     novelty=f"No work the store holds on {topic} addresses this open problem.",
+                     assumption=f"A benchmark for {topic} exists on which the problem shows (none is recorded in the store).")
     ranked = setting.ranked()
     best = ranked[0]
     where = f"{setting.metric} on {setting.dataset}" + (f" for {setting.task}" if setting.task else "")
@@ -158,5 +155,9 @@ def offline_seed(topic: str, limit: list[Evidence], method_ev: list[Evidence], m
     else:
         novelty = f"None of the {len(setting.results)} results reported for {where} addresses this open problem."
     assumption = f"The {setting.metric} figures the papers report on {setting.dataset} are comparable: the same test set and metric definition."
-    return SeedIdea(problem=problem[:240], hypothesis=hypothesis[:240], method=method[:240], eval_plan=eval_plan[:240],
-                    novelty=novelty[:240], assumption=assumption[:240])
+    return _seed(problem=problem, hypothesis=hypothesis, method=method, eval_plan=eval_plan, novelty=novelty, assumption=assumption)
+
+
+def _seed(**fields: str) -> SeedIdea:
+    """Each field cut to the model's bound (the names a store's results give can be long)."""
+    return SeedIdea(**{name: text[:240] for name, text in fields.items()})
