@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +18,20 @@ from ..store import Store
 from .records import safe_paper_id
 
 MARKER = "[CITATION]"
+# "[3]", "(Collins, 2002; Brill and Ngai 1999)", and unarXive's "{{cite:…}}" / "{{formula:…}}".
+INLINE_CITATION = re.compile(r"\[[\d,;\s\-–]+\]|\((?:[A-Z][A-Za-z\-]+(?: et al\.)?(?: (?:and|&) [A-Z][A-Za-z\-]+)?,? (?:19|20)\d\d[a-z]?;?\s*)+\)|"
+                             r"\{\{cite:[^}]+\}\}|\{\{formula:[^}]+\}\}")
+# "Collins (2002)", "Collins et al., 2002": the cited authors named in the running text.
+NARRATIVE_CITATION = re.compile(r"\b[A-Z][A-Za-z\-]+(?: et al\.?| (?:and|&) [A-Z][A-Za-z\-]+)?,? \(?(?:19|20)\d\d[a-z]?\)?")
+
+
+def strip_citation_markers(text: str, narrative: bool = False) -> str:
+    """The text without inline citation markers (and, with `narrative`, without cited authors'
+    names and years, which say nothing about what the cited paper wrote)."""
+    text = INLINE_CITATION.sub(" ", text)
+    if narrative:
+        text = NARRATIVE_CITATION.sub(" ", text)
+    return " ".join(text.split())
 
 
 def read_contexts(path: Path) -> tuple[list[tuple[str, str, str, str]], list[str]]:

@@ -14,13 +14,12 @@ from collections import Counter
 
 from pydantic import BaseModel, Field
 
+from ..ingest.citations import strip_citation_markers
 from ..llm.client import LLMClient, LLMOutputError
 from ..l2.entities import normalise
 from ..l2.mentions import extract_mentions
 from ..views.lexical import tokenize
 
-CITE_RE = re.compile(r"\[[\d,;\s\-–]+\]|\((?:[A-Z][A-Za-z\-]+(?: et al\.)?(?: (?:and|&) [A-Z][A-Za-z\-]+)?,? (?:19|20)\d\d[a-z]?;?\s*)+\)|"
-                     r"\{\{cite:[^}]+\}\}|\{\{formula:[^}]+\}\}")
 BIB_HEAD = re.compile(r"\n\s*(references|bibliography|literature cited)\s*\n", re.I)
 
 
@@ -29,7 +28,7 @@ def strip_citations(text: str) -> str:
     m = BIB_HEAD.search(text)
     if m:
         text = text[: m.start()]
-    return " ".join(CITE_RE.sub(" ", text).split())
+    return strip_citation_markers(text)
 
 
 def keyphrases(text: str, k: int = 6) -> list[str]:

@@ -2,7 +2,7 @@
 
 import json
 
-from scholarstack.ingest.citations import contexts_from_store, load_contexts, read_contexts
+from scholarstack.ingest.citations import contexts_from_store, load_contexts, read_contexts, strip_citation_markers
 from scholarstack.tasks.retrieval import CitationIndex
 
 
@@ -32,3 +32,10 @@ def test_citation_index_leaves_the_requests_own_paper_out():
                          ("P3", "X3", "unrelated words")], {"P1", "P2", "P3"})
     assert idx.rank("trigram tagger")[:2] == ["P1", "P2"]
     assert idx.rank("trigram tagger", exclude_citing="X1") == ["P2"]
+
+
+def test_citation_markers_are_stripped_and_narrative_ones_on_request():
+    text = "TnT (Brants, 2000; Collins and Duffy 2002) tags well [3], as Ratnaparkhi et al. (1996) found."
+    assert strip_citation_markers(text) == "TnT tags well , as Ratnaparkhi et al. (1996) found."
+    assert strip_citation_markers(text, narrative=True) == "TnT tags well , as found."
+    assert strip_citation_markers("Results for 2000 sentences (Table 3).", narrative=True) == "Results for 2000 sentences (Table 3)."

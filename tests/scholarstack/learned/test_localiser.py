@@ -16,6 +16,15 @@ def test_features_see_match_neighbours_and_facts():
     assert X[1, 10] == 1.0 and X[2, 13] == 1.0 and X[1, 12] == 1.0  # the fact flag; the caption and prose kinds
 
 
+def test_citation_markers_and_cited_authors_do_not_count_as_matches():
+    # "Brants" and "2000" are words of the citing paper, not of the cited one: a sentence matching only
+    # them must not outrank the sentence that states what is cited.
+    paper = PaperCandidates([Candidate(1, "Brants reported this in 2000 ."), Candidate(2, "Suffix tries handle unknown words .")])
+    X = paper.features("Brants (2000) handles unknown words with suffix tries")
+    assert X[1, 0] == 1.0 and X[0, 0] == 0.0
+    assert np.array_equal(X, paper.features("Brants et al., 2000 handles unknown words with suffix tries [4]"))
+
+
 def test_trains_on_real_topics_and_ranks_gold_above_chance():
     root = need_shared("clscisumm2018")
     maps, examples = load_topics(root, limit=6)
