@@ -72,8 +72,27 @@ DATASETISH = re.compile(r"\b([A-Z][\w\-]*(?:\s+[A-Z0-9][\w\-]*){0,3}\s+(?:Treeba
 DETERMINERS = re.compile(r"^(the|a|an|this|these|that|those|such|our|their|its|both|each|all|in addition,?|however,?|moreover,?|furthermore,?|finally,?|thus,?|therefore,?|also|first,?|second,?|then,?)\s+", re.I)
 
 
+# "Here, we show that X", "Our results demonstrate that X": the authors' frame around a finding they
+# assert; the fact is X, and it names its own subject. Hedging frames ("suggest that", "indicate
+# that") qualify X and stay.
+REPORTING_FRAME = re.compile(
+    r"^(?:(?:here|together|taken together|collectively|in this (?:paper|study|work|article)|finally|overall),?\s+)?"
+    r"(?:we|our (?:results|data|findings|analys[ie]s|study|experiments|observations)|these (?:results|data|findings|observations)|"
+    r"this (?:study|paper|work|article))\s+(?:(?:further|also|now|first|additionally)\s+)?"
+    r"(?:show(?:s|ed|n)?|demonstrate[sd]?|f(?:ou|i)nds?|found|report(?:s|ed)?|reveal(?:s|ed)?|establish(?:es|ed)?|"
+    r"confirm(?:s|ed)?|observe[sd]?|identif(?:y|ies|ied))\s+that\s+", re.I)
+
+
 def clean_statement(text: str) -> str:
-    return " ".join(CITATION_RE.sub("", text).split())
+    """The sentence as a statement: without citation markers and without a reporting frame."""
+    text = " ".join(CITATION_RE.sub("", text).split())
+    m = REPORTING_FRAME.match(text)
+    rest = text[m.end():] if m else ""
+    if len(rest.split()) < 5:
+        return text
+    rest = re.sub(r",? and that ", " and ", rest)  # "we show that X and that Y": X and Y
+    first = rest.split()[0]
+    return rest[:1].upper() + rest[1:] if first.isalpha() and first.islower() else rest  # "iPSCs" keeps its case
 
 
 def classify(text: str, in_abstract: bool = False) -> FactType | None:

@@ -84,3 +84,19 @@ def test_one_claim_per_fact_and_no_fragments():
     assert not [f for f in facts if f.evidence[0] == "P:1"]  # a fragment is no fact
     statements = sorted(f.statement for f in facts if f.evidence[0] == "P:2")
     assert statements == ["The parser is slow on long sentences.", "The tagger achieves high accuracy on news text."]
+
+
+def test_a_reporting_frame_is_left_out_of_the_statement_but_a_hedge_is_kept():
+    sm = SourceMap(paper_key="P", title="Pol II elongation", sentences=[
+        Sentence(sid=0, text="Pol II elongation", section="title"),
+        Sentence(sid=1, text="Here, we show that a mutation in the Rpb2 subunit of Pol II reduces the elongation rate in vivo.",
+                 section="abstract"),
+        Sentence(sid=2, text="Our results suggest that a reduced elongation rate leads to premature dissociation.", section="abstract"),
+        Sentence(sid=3, text="We found that iPSCs differentiate into hepatocytes under these conditions.", section="abstract"),
+        Sentence(sid=4, text="We show that the response saturates with dose, and that infected mice recover.", section="abstract")])
+    by_sid = {f.evidence[0]: f for f in extract_facts(sm)}
+    assert by_sid["P:1"].statement == "A mutation in the Rpb2 subunit of Pol II reduces the elongation rate in vivo."
+    assert by_sid["P:1"].verification == Verification.passed  # still what its sentence says
+    assert by_sid["P:2"].statement.startswith("Our results suggest that") and by_sid["P:2"].type == FactType.hypothesis
+    assert by_sid["P:3"].statement.startswith("iPSCs differentiate")  # the name keeps its case
+    assert by_sid["P:4"].statement == "The response saturates with dose and infected mice recover."
