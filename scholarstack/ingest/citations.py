@@ -21,8 +21,12 @@ MARKER = "[CITATION]"
 # "[3]", "(Collins, 2002; Brill and Ngai 1999)", and unarXive's "{{cite:…}}" / "{{formula:…}}".
 INLINE_CITATION = re.compile(r"\[[\d,;\s\-–]+\]|\((?:[A-Z][A-Za-z\-]+(?: et al\.)?(?: (?:and|&) [A-Z][A-Za-z\-]+)?,? (?:19|20)\d\d[a-z]?;?\s*)+\)|"
                              r"\{\{cite:[^}]+\}\}|\{\{formula:[^}]+\}\}")
-# "Collins (2002)", "Collins et al., 2002": the cited authors named in the running text.
-NARRATIVE_CITATION = re.compile(r"\b[A-Z][A-Za-z\-]+(?: et al\.?| (?:and|&) [A-Z][A-Za-z\-]+)?,? \(?(?:19|20)\d\d[a-z]?\)?")
+# "Collins (2002)", "Collins et al., 2002", "Brill and Ngai, 1999": the cited authors named in the
+# running text. The year is in parentheses or after a comma or "et al.", so "In 2000 sentences" stays.
+_AUTHORS = r"\b[A-Z][A-Za-z\-]+(?: et al\.?| (?:and|&) [A-Z][A-Za-z\-]+)?"
+_YEAR = r"(?:19|20)\d\d[a-z]?"
+NARRATIVE_CITATION = re.compile(rf"{_AUTHORS}(?:,? \({_YEAR}\)|, {_YEAR})|\b[A-Z][A-Za-z\-]+ et al\.? {_YEAR}|"
+                                rf"\([^()]*\b{_YEAR}\b[^()]*\)")  # and any parenthesis holding a year: "(van Halteren et al 1998; …)"
 
 
 def strip_citation_markers(text: str, narrative: bool = False) -> str:

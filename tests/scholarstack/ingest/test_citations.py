@@ -38,4 +38,6 @@ def test_citation_markers_are_stripped_and_narrative_ones_on_request():
     text = "TnT (Brants, 2000; Collins and Duffy 2002) tags well [3], as Ratnaparkhi et al. (1996) found."
     assert strip_citation_markers(text) == "TnT tags well , as Ratnaparkhi et al. (1996) found."
     assert strip_citation_markers(text, narrative=True) == "TnT tags well , as found."
-    assert strip_citation_markers("Results for 2000 sentences (Table 3).", narrative=True) == "Results for 2000 sentences (Table 3)."
+    assert strip_citation_markers("Brill and Ngai, 1999 and Collins et al. 2002 agree.", narrative=True) == "and agree."
+    for kept in ("Results for 2000 sentences (Table 3).", "In 2000 sentences, Using 1999 data."):
+        assert strip_citation_markers(kept, narrative=True) == kept
