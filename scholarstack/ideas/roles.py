@@ -14,8 +14,9 @@ from .seed import SeedIdea, first_on_topic, main_setting, offline_seed, results_
 EVIDENCE_LAYERS = ("fact", "relation", "synthesis")
 
 
-def _topic_view(kb, text: str, layers: tuple[str, ...], depth: int, pool: int):
-    """A knowledge view on `text`, kept to the papers the user named; None without a store or a query."""
+def _topic_view(kb, text: str, layers: tuple[str, ...], depth: int, pool: int, fact_types: tuple[str, ...] = ()):
+    """A knowledge view on `text`, kept to the papers the user named (and to facts of `fact_types`);
+    None without a store or a query."""
     if kb is None:
         return None
     from ..views.views import retrieve, select
@@ -24,19 +25,16 @@ def _topic_view(kb, text: str, layers: tuple[str, ...], depth: int, pool: int):
         view = retrieve(kb, text, layers=layers, k=depth, pool=pool)
     except ValueError:
         return None
-    papers = getattr(kb, "paper_filter", None)
-    return select(view, papers=list(papers)) if papers else view  # evidence only from the papers the user named
+    papers = getattr(kb, "paper_filter", None)  # evidence only from the papers the user named
+    return select(view, papers=list(papers or ()), fact_types=list(fact_types)) if papers or fact_types else view
 
 
 def find_evidence(kb, text: str, k: int = 2, fact_types: tuple[str, ...] | None = None) -> list[Evidence]:
     """Registered objects that bear on `text` (through a knowledge view), with their locators."""
     # A type filter keeps a few of many (limitations are ~3 % of facts): read facts only, and deeper.
     layers, depth, pool = (("fact",), 200, 200) if fact_types else (EVIDENCE_LAYERS, k * 4, 50)
-    view = _topic_view(kb, text, layers, depth, pool)
-    if view is None:
-        return []
-    items = [i for i in view.items if not fact_types or i.data.get("type") in fact_types]
-    return [i.source(chars=300, locators=3) for i in items[:k]]
+    view = _topic_view(kb, text, layers, depth, pool, fact_types or ())
+    return [i.source(chars=300, locators=3) for i in view.items[:k]] if view is not None else []
 
 
 def topic_evidence(kb, topic: str, query: str, fact_type: str) -> list[Evidence]:
