@@ -40,12 +40,15 @@ def code_version() -> str:
 
 
 def build_key(store: Store, kinds: tuple[str, ...], settings: dict[str, Any]) -> str:
-    """The key of a build over `kinds` (read and written) with these settings."""
+    """The key of a build over `kinds` (read and written) with these settings. The rows are hashed
+    in the database (md5 over them in id order): fetching ~150k rows to hash them here took ~0.8 s
+    per key at 978 papers, and an update asks for four."""
     h = hashlib.sha256(json.dumps([code_version(), settings], sort_keys=True, default=str).encode())
-    rows = store.query(f"SELECT kind, id, content_hash, verification FROM objects WHERE kind IN ({', '.join('?' * len(kinds))}) "
-                       f"AND lifecycle IN ({', '.join('?' * len(LIVE))}) ORDER BY kind, id", [*kinds, *LIVE])
-    for row in rows:
-        h.update("\t".join(map(str, row)).encode() + b"\n")
+    row = "kind || ' ' || id || ' ' || coalesce(content_hash, '') || ' ' || coalesce(verification, '')"
+    (digest,) = store.query(f"SELECT md5(coalesce(string_agg({row}, ';' ORDER BY kind, id), '')) FROM objects "
+                            f"WHERE kind IN ({', '.join('?' * len(kinds))}) AND lifecycle IN ({', '.join('?' * len(LIVE))})",
+                            [*kinds, *LIVE])[0]
+    h.update(digest.encode())
     return h.hexdigest()
 
 

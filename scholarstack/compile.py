@@ -15,11 +15,11 @@ from .ingest.catalog import raw_record
 from .ingest.records import EmptyPaperError, to_source_map
 from .llm.client import LLMUnavailableError
 from .llm.usage import Usage
-from .models import Assignment, Entity, Fact, Relation, Sentence, SourceMap, Taxonomy
-from .l2.entities import Adjudicator, build_entities, entity_lookup
-from .l2.relations import extract_relations
-from .l2.taxonomy import assign_categories, keep_or_induce, load_taxonomy
-from .build_inputs import build_key, last_key, remember
+from .models import Sentence, SourceMap, Taxonomy
+from .l2.entities import Adjudicator
+from .organise import organisation_inputs, organise
+from .bulk import paused_gc
+from .build_inputs import build_key, code_version, last_key, remember
 from .store import Store, register_many, withdraw_missing
 from .store.object_reads import LIVE
 from .store.registry import BatchValidator, register_changed
@@ -117,6 +117,12 @@ def current_models(store: Store, kind: str) -> list:
 def compile_organisation(store: Store, run_id: str, taxonomy_path: str | Path | None = None, induce_k: int = 8,
                          adjudicator: Adjudicator | None = None, validator: BatchValidator | None = None,
                          backend: str = "offline") -> dict[str, Any]:
+    with store.connect():  # one connection for the step's reads and writes (DuckDB's open costs ~35 ms, and there are dozens)
+        return _compile_organisation(store, run_id, taxonomy_path, induce_k, adjudicator, validator, backend)
+
+
+def _compile_organisation(store: Store, run_id: str, taxonomy_path: str | Path | None, induce_k: int,
+                          adjudicator: Adjudicator | None, validator: BatchValidator | None, backend: str) -> dict[str, Any]:
     from .l2.mentions import keep_on_disk
 
     started = time.perf_counter()
@@ -125,54 +131,31 @@ def compile_organisation(store: Store, run_id: str, taxonomy_path: str | Path | 
     if build_key(store, L2_KINDS, built) == last_key(store, "l2"):
         return _unchanged(store, ("fact", "entity", "assignment", "relation"), started)
     keep_on_disk(store.home / "cache" / "mentions")  # a one-paper update tags that paper's statements, not the corpus's
-    facts: list[Fact] = current_models(store, "fact")
-    by_id = {f.id: f for f in facts}
-    entities = build_entities(facts, adjudicator, run_id, backend)
-    ent_report = register_changed(store, entities, run_id=run_id, validator=validator, producer="organise.entities")
-    if taxonomy_path:
-        taxonomy = load_taxonomy(taxonomy_path)
-    else:
-        current = [t for t in current_models(store, "taxonomy") if t.origin == "induced" and t.name == "induced"]
-        taxonomy = keep_or_induce(current[0] if current else None, entities, by_id, k=induce_k)
-    tax_report = register_changed(store, [taxonomy], run_id=run_id, validator=validator, producer="organise.taxonomy")
-    accepted = set(ent_report.accepted_ids)
-    entities = [e for e in entities if e.id in accepted]
-    assignments = assign_categories(taxonomy, entities, by_id, run_id, backend)
-    asg_report = register_changed(store, assignments, run_id=run_id, validator=validator, producer="organise.assign")
-    relations = extract_relations(facts, entity_lookup(entities), run_id, backend)
-    rel_report = register_changed(store, relations, run_id=run_id, validator=validator, producer="organise.relations")
-    withdrawn = sum(
-        withdraw_missing(store, kind, ids, reason=f"no longer produced by the {kind} rebuild", run_id=run_id)
-        for kind, ids in (("entity", ent_report.accepted_ids), ("assignment", asg_report.accepted_ids), ("relation", rel_report.accepted_ids))
-    )
+    with paused_gc():  # bulk work over every fact's mentions (see bulk.paused_gc)
+        meta = organise(store, run_id, json.dumps([code_version(), built], sort_keys=True), taxonomy_path, induce_k, adjudicator,
+                        validator, backend)
     remember(store, "l2", build_key(store, L2_KINDS, built))  # what the store holds now is this build's result
-    return {
-        "facts_in": len(facts), "entities": len(ent_report.accepted_ids), "taxonomy": taxonomy.id,
-        "taxonomy_origin": taxonomy.origin, "assignments": len(asg_report.accepted_ids),
-        "assignments_uncertain": sum(1 for a in assignments if a.certainty == "uncertain"),
-        "relations": len(rel_report.accepted_ids), "withdrawn": withdrawn,
-        "rejected": sum(len(r.rejected) for r in (ent_report, tax_report, asg_report, rel_report)),
-        "entity_types": dict(Counter(e.type.value for e in entities)),
-        "relation_types": dict(Counter(r.type.value for r in relations)),
-        "seconds": round(time.perf_counter() - started, 2),
-    }
+    return meta | {"seconds": round(time.perf_counter() - started, 2)}
 
 
 def compile_syntheses(store: Store, run_id: str, validator: BatchValidator | None = None, backend: str = "offline") -> dict[str, Any]:
+    with store.connect():  # one connection for the step (see compile_organisation)
+        return _compile_syntheses(store, run_id, validator, backend)
+
+
+def _compile_syntheses(store: Store, run_id: str, validator: BatchValidator | None, backend: str) -> dict[str, Any]:
     started = time.perf_counter()
     built = {"backend": backend, "validated": validator is not None}
     if build_key(store, L3_KINDS, built) == last_key(store, "l3"):
         return _unchanged(store, ("synthesis",), started)
     taxonomies: list[Taxonomy] = current_models(store, "taxonomy")
-    facts = {f.id: f for f in current_models(store, "fact")}
-    entities: dict[str, Entity] = {e.id: e for e in current_models(store, "entity")}
-    assignments: list[Assignment] = current_models(store, "assignment")
-    relations: list[Relation] = current_models(store, "relation")
-    syntheses = []
-    for tax in taxonomies:
-        mine = [a for a in assignments if a.taxonomy_id == tax.id]
-        syntheses += synthesize_categories(tax, mine, entities, facts, relations, run_id, backend)
-    syntheses += synthesize_results(facts, run_id, backend)
+    with paused_gc():  # bulk work over every fact (see bulk.paused_gc)
+        facts, entities, assignments, relations = organisation_inputs(store)
+        syntheses = []
+        for tax in taxonomies:
+            mine = [a for a in assignments if a.taxonomy_id == tax.id]
+            syntheses += synthesize_categories(tax, mine, entities, facts, relations, run_id, backend)
+        syntheses += synthesize_results(facts, run_id, backend)
     report = register_changed(store, syntheses, run_id=run_id, validator=validator, producer="synthesis")
     withdrawn = withdraw_missing(store, "synthesis", report.accepted_ids, reason="scope no longer produced", run_id=run_id)
     remember(store, "l3", build_key(store, L3_KINDS, built))

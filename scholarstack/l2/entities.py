@@ -9,11 +9,13 @@ reason are kept in the entity's merge_notes.
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from difflib import SequenceMatcher
+from typing import Any, NamedTuple
 
 from ..models import Entity, EntityType, Fact, Mention, Provenance
 from .mentions import acronym_pairs, extract_mentions, prefetch
@@ -60,7 +62,7 @@ def offline_adjudicator(a: str, b: str, contexts: list[str]) -> tuple[bool, str]
 @dataclass
 class _Rec:
     surface: str
-    type: EntityType
+    type: str  # an EntityType's value
     fact_id: str
     paper_id: str
 
@@ -82,42 +84,87 @@ class _UnionFind:
             self.parent[max(ra, rb)] = min(ra, rb)
 
 
-def collect_mentions(facts: Iterable[Fact]) -> tuple[list[_Rec], Counter, dict[str, str]]:
-    """Typed mentions, (long key, short key) abbreviation pairs, and each long key's surface form."""
-    recs: list[_Rec] = []
-    pairs: Counter = Counter()
-    long_surface: dict[str, str] = {}
-    facts = list(facts)
-    prefetch([f.statement for f in facts])
-    for f in facts:
-        for m in extract_mentions(f.statement):
-            recs.append(_Rec(m.text, m.type, f.id, f.paper_id))
-        for long, short in acronym_pairs(f.statement):
-            pairs[(normalise(long), normalise(short))] += 1
-            long_surface.setdefault(normalise(long), long)
-    return recs, pairs, long_surface
-
-
 def long_form_type(surface: str) -> EntityType:
     """An abbreviation's type from its spelled-out form; spelled-out names in papers are mostly methods."""
     typed = [m.type for m in extract_mentions(surface) if m.type != EntityType.other]
     return typed[0] if typed else EntityType.method
 
 
-def build_entities(facts: list[Fact], adjudicate: Adjudicator | None = None, run_id: str | None = None,
-                   backend: str = "offline") -> list[Entity]:
+class FactMentions(NamedTuple):
+    """What one fact gives the entity build: its typed mentions and its written abbreviations."""
+    paper_id: str
+    mentions: tuple[tuple[str, str, str], ...]  # (surface, type, normalised key)
+    pairs: tuple[tuple[str, str, str], ...]  # (long key, short key, long surface)
+
+
+def fact_mentions(fact: Fact) -> FactMentions:
+    mentions = tuple((m.text, m.type.value, normalise(m.text)) for m in extract_mentions(fact.statement))
+    pairs = tuple((normalise(long), normalise(short), long) for long, short in acronym_pairs(fact.statement))
+    return FactMentions(fact.paper_id, mentions, pairs)
+
+
+def collect_mentions(facts: Iterable[Fact]) -> dict[str, FactMentions]:
+    """Each fact's mentions and abbreviation pairs, by fact id (the statements tagged in batches)."""
+    facts = list(facts)
+    prefetch([f.statement for f in facts])
+    return {f.id: fact_mentions(f) for f in facts}
+
+
+@dataclass
+class Group:
+    """The keys one entity is made of, with everything its entity is built from."""
+    keys: list[str]
+    members: list[_Rec]
+    longs: dict[str, str]  # key → its spelled-out surface, for keys written as a long form
+    notes: list[str]
+
+    def signature(self) -> str:
+        """A digest of the group's inputs: equal signatures build equal entities."""
+        parts = (self.keys, [(r.surface, r.type, r.fact_id, r.paper_id) for r in self.members], sorted(self.longs.items()), self.notes)
+        return hashlib.blake2b(repr(parts).encode(), digest_size=16).hexdigest()
+
+
+Edge = tuple[str, str, bool, str]  # (key a, key b, merged?, the adjudicator's reason)
+
+
+def _block_edges(keys: list[str], contexts: dict[str, list[str]], adjudicate: Adjudicator) -> list[Edge]:
+    """The adjudicated near-matches within one block, a function of its keys and their contexts
+    alone (so a later build can reuse it while they stand): pairs already joined within the block
+    are not asked again."""
+    uf = _UnionFind()
+    edges = []
+    for i, a in enumerate(keys):
+        for b in keys[i + 1:]:
+            if uf.find(a) == uf.find(b):
+                continue
+            if strip_head(a) == strip_head(b) or (min(len(a), len(b)) >= 6 and _alike(a, b)):
+                same, reason = adjudicate(a, b, contexts.get(a, []) + contexts.get(b, []))
+                edges.append((a, b, same, reason))
+                if same:
+                    uf.union(a, b)
+    return edges
+
+
+def cluster(mentions: dict[str, FactMentions], adjudicate: Adjudicator | None = None,
+            edges_memo: Any = None) -> list[Group]:
+    """Group mention keys into entities. `edges_memo` (block digest → its edges; `.get` and item
+    assignment, a dict or an `l2.memo.Carry`) is read and filled:
+    a block whose keys and contexts are unchanged is not adjudicated again."""
     adjudicate = adjudicate or offline_adjudicator
-    recs, pairs, long_surface = collect_mentions(facts)
     by_key: dict[str, list[_Rec]] = defaultdict(list)
-    for r in recs:
-        key = normalise(r.surface)
-        if key:
-            by_key[key].append(r)
+    pairs: Counter = Counter()
+    long_surface: dict[str, str] = {}
+    for fid in sorted(mentions):  # fact id order: a key's contexts and a long form's surface do not depend on the caller
+        paper_id, recs, fact_pairs = mentions[fid]
+        for surface, etype, key in recs:
+            if key:
+                by_key[key].append(_Rec(surface, etype, fid, paper_id))
+        for long, short, surface in fact_pairs:
+            pairs[(long, short)] += 1
+            long_surface.setdefault(long, surface)
     uf = _UnionFind()
     notes: dict[str, list[str]] = defaultdict(list)
-    for key in by_key:
-        uf.find(key)
-    for (long, short), n in pairs.items():
+    for (long, short), n in sorted(pairs.items()):
         if long in by_key or short in by_key:
             by_key.setdefault(long, [])
             by_key.setdefault(short, [])
@@ -125,50 +172,61 @@ def build_entities(facts: list[Fact], adjudicate: Adjudicator | None = None, run
             notes[long].append(f"'{short}' is written as the abbreviation of '{long}' ({n}x)")
     # Ambiguous near-matches: blocked by their head-stripped key and first word to stay near-linear.
     blocks: dict[str, list[str]] = defaultdict(list)
-    for key in by_key:
+    for key in sorted(by_key):
+        uf.find(key)
         blocks[strip_head(key).split(" ")[0]].append(key)
-    contexts = {k: [r.surface for r in v[:3]] for k, v in by_key.items()}
     for block in blocks.values():
         if len(block) < 2 or len(block) > 60:
             continue
-        for i, a in enumerate(block):
-            for b in block[i + 1:]:
-                if uf.find(a) == uf.find(b):
-                    continue
-                near = strip_head(a) == strip_head(b) or (min(len(a), len(b)) >= 6 and _alike(a, b))
-                if near:
-                    same, reason = adjudicate(a, b, contexts.get(a, []) + contexts.get(b, []))
-                    notes[a].append(("merged: " if same else "not merged: ") + reason)
-                    if same:
-                        uf.union(a, b)
-    groups: dict[str, list[str]] = defaultdict(list)
-    for key in by_key:
-        groups[uf.find(key)].append(key)
+        contexts = {k: [r.surface for r in by_key[k][:3]] for k in block}
+        digest = hashlib.blake2b(repr([(k, contexts[k]) for k in block]).encode(), digest_size=16).hexdigest()
+        edges = edges_memo.get(digest) if edges_memo is not None else None
+        if edges is None:
+            edges = _block_edges(block, contexts, adjudicate)
+            if edges_memo is not None:
+                edges_memo[digest] = edges
+        for a, b, same, reason in edges:
+            notes[a].append(("merged: " if same else "not merged: ") + reason)
+            if same:
+                uf.union(a, b)
+    grouped: dict[str, list[str]] = defaultdict(list)
+    for key in sorted(by_key):
+        grouped[uf.find(key)].append(key)
+    return [Group(keys, [r for k in keys for r in by_key[k]], {k: long_surface[k] for k in keys if k in long_surface},
+                  sorted(set(n for k in keys for n in notes.get(k, []))))
+            for keys in grouped.values()]
+
+
+def entity_for(group: Group, provenance: Provenance) -> Entity | None:
+    """The entity a group makes; None for a lone unexplained acronym."""
+    members = group.members
+    if not members:
+        return None
+    types = Counter(r.type for r in members if r.type != EntityType.other)
+    if types:
+        etype = EntityType(max(types, key=lambda t: (types[t], t)))
+    else:
+        etype = long_form_type(group.longs[min(group.longs)]) if group.longs else EntityType.other
+    surfaces = Counter(r.surface for r in members)
+    for surface in group.longs.values():  # the spelled-out form is a name of the entity even if only seen beside its abbreviation
+        surfaces.setdefault(surface, 0)
+    facts_cited = sorted({(r.fact_id, r.paper_id, r.surface) for r in members})
+    if etype == EntityType.other and len({f for f, _, _ in facts_cited}) < 2:
+        return None  # a lone unexplained acronym is more often noise than an entity
+    # The canonical key is the longest key (the spelled-out form), stable across rebuilds.
+    canon_key = max(group.keys, key=lambda k: (len(k), k))
+    name = max((s for s in surfaces if normalise(s) == canon_key), key=lambda s: (surfaces[s], s),
+               default=max(surfaces, key=lambda s: (surfaces[s], s)))
+    aliases = sorted({s for s in surfaces if s.lower() != name.lower()}, key=lambda s: (s.lower(), s))  # ties by case too: set order varies by process
+    mentions = [Mention(text=s, fact_id=f, paper_id=p) for f, p, s in facts_cited[:MAX_MENTIONS]]
+    return Entity(type=etype, key=canon_key, name=name, aliases=aliases[:30], mentions=mentions,
+                  merge_notes=group.notes[:10], provenance=provenance)
+
+
+def build_entities(facts: list[Fact], adjudicate: Adjudicator | None = None, run_id: str | None = None,
+                   backend: str = "offline") -> list[Entity]:
     prov = Provenance(producer="organise.entities", backend=backend, run_id=run_id)
-    entities = []
-    for keys in groups.values():
-        members = [r for k in keys for r in by_key[k]]
-        if not members:
-            continue
-        types = Counter(r.type for r in members if r.type != EntityType.other)
-        longs = [k for k in keys if k in long_surface]
-        if types:
-            etype = types.most_common(1)[0][0]
-        else:
-            etype = long_form_type(long_surface[longs[0]]) if longs else EntityType.other
-        surfaces = Counter(r.surface for r in members)
-        for k in longs:  # the spelled-out form is a name of the entity even if only seen beside its abbreviation
-            surfaces.setdefault(long_surface[k], 0)
-        facts_cited = sorted({(r.fact_id, r.paper_id, r.surface) for r in members})
-        if etype == EntityType.other and len({f for f, _, _ in facts_cited}) < 2:
-            continue  # a lone unexplained acronym is more often noise than an entity
-        # The canonical key is the longest key (the spelled-out form), stable across rebuilds.
-        canon_key = max(keys, key=lambda k: (len(k), k))
-        name = max((s for s in surfaces if normalise(s) == canon_key), key=lambda s: (surfaces[s], s), default=surfaces.most_common(1)[0][0])
-        aliases = sorted({s for s in surfaces if s.lower() != name.lower()}, key=lambda s: (s.lower(), s))  # ties by case too: set order varies by process
-        mentions = [Mention(text=s, fact_id=f, paper_id=p) for f, p, s in facts_cited[:MAX_MENTIONS]]
-        entities.append(Entity(type=etype, key=canon_key, name=name, aliases=aliases[:30], mentions=mentions,
-                               merge_notes=sorted(set(n for k in keys for n in notes.get(k, [])))[:10], provenance=prov))
+    entities = [e for g in cluster(collect_mentions(facts), adjudicate) if (e := entity_for(g, prov)) is not None]
     return sorted(entities, key=lambda e: e.id)
 
 

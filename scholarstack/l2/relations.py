@@ -8,6 +8,7 @@ results as payload. Relations with the same endpoints and type are merged, keepi
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 from ..models import Entity, EntityType, Fact, FactType, Provenance, Relation, RelationType
 from .entities import normalise
@@ -31,44 +32,66 @@ def _link(fact: Fact, lookup: dict[str, Entity]) -> list[tuple[int, Entity]]:
     return out
 
 
-def extract_relations(facts: list[Fact], lookup: dict[str, Entity], run_id: str | None = None, backend: str = "offline") -> list[Relation]:
-    merged: dict[tuple[str, RelationType, str], dict] = {}
-    prefetch([f.statement for f in facts])
-    for f in facts:
-        linked = _link(f, lookup)
-        if len(linked) < 2:
+Contribution = tuple[str, str, str, tuple[tuple[str, str], ...]]  # (source id, relation type, target id, payload items)
+
+
+def fact_relations(f: Fact, lookup: dict[str, Entity]) -> tuple[Contribution, ...]:
+    """The relations one fact anchors, given the entity lookup (a function of the two alone)."""
+    linked = _link(f, lookup)
+    if len(linked) < 2:
+        return ()
+    subj_key = normalise(f.subject)
+    source = next((e for _, e in linked if normalise(e.name) in subj_key or subj_key in {normalise(a) for a in [e.name, *e.aliases]}), None)
+    if source is None:
+        source = next((e for _, e in linked if e.type in (EntityType.method, EntityType.other)), None)
+    if source is None:
+        return ()
+    found: list[tuple[RelationType, Entity]] = []
+    if f.type == FactType.finding:
+        found += [(RelationType.evaluated_on, e) for _, e in linked if e.type == EntityType.dataset and e.id != source.id]
+    for rtype, cue in CUES:
+        m = cue.search(f.statement)
+        if not m:
             continue
-        subj_key = normalise(f.subject)
-        source = next((e for _, e in linked if normalise(e.name) in subj_key or subj_key in {normalise(a) for a in [e.name, *e.aliases]}), None)
-        if source is None:
-            source = next((e for _, e in linked if e.type in (EntityType.method, EntityType.other)), None)
-        if source is None:
-            continue
-        found: list[tuple[RelationType, Entity]] = []
-        if f.type == FactType.finding:
-            found += [(RelationType.evaluated_on, e) for _, e in linked if e.type == EntityType.dataset and e.id != source.id]
-        for rtype, cue in CUES:
-            m = cue.search(f.statement)
-            if not m:
-                continue
-            targets = [e for pos, e in linked if pos > m.start() and e.id != source.id and e.type in (EntityType.method, EntityType.other)]
-            if rtype == RelationType.uses:
-                targets = [e for pos, e in linked if pos > m.start() and e.id != source.id]
-            if targets:
-                found.append((rtype, targets[0]))
-                break  # the first (strongest) cue decides the fact's relation
-        for rtype, target in found:
-            key = (source.id, rtype, target.id)
-            slot = merged.setdefault(key, {"facts": [], "payload": {}})
-            if f.id not in slot["facts"]:
-                slot["facts"].append(f.id)
-            for q in f.quantities:
-                label = q.metric or "value"
-                slot["payload"].setdefault(label, q.text + (f" on {q.dataset}" if q.dataset else ""))
+        targets = [e for pos, e in linked if pos > m.start() and e.id != source.id and e.type in (EntityType.method, EntityType.other)]
+        if rtype == RelationType.uses:
+            targets = [e for pos, e in linked if pos > m.start() and e.id != source.id]
+        if targets:
+            found.append((rtype, targets[0]))
+            break  # the first (strongest) cue decides the fact's relation
+    payload = tuple((q.metric or "value", q.text + (f" on {q.dataset}" if q.dataset else "")) for q in f.quantities)
+    return tuple((source.id, rtype.value, target.id, payload) for rtype, target in found)
+
+
+Slot = tuple[list[str], dict[str, str]]  # (anchoring fact ids, payload)
+
+
+def merge_contributions(contributions: Iterable[tuple[str, tuple[Contribution, ...]]]) -> dict[tuple[str, str, str], Slot]:
+    """(source, type, target) → its anchoring facts and payload, from (fact id, contributions) in
+    fact order: every anchoring fact kept, the first report of each metric."""
+    merged: dict[tuple[str, str, str], Slot] = {}
+    for fid, contribs in contributions:
+        for src, rtype, dst, payload in contribs:
+            facts, values = merged.setdefault((src, rtype, dst), ([], {}))
+            if fid not in facts:
+                facts.append(fid)
+            for label, text in payload:
+                values.setdefault(label, text)
+    return dict(sorted(merged.items()))
+
+
+def relation_for(key: tuple[str, str, str], slot: Slot, provenance: Provenance) -> Relation:
+    (src, rtype, dst), (facts, payload) = key, slot
+    return Relation(source_id=src, target_id=dst, type=RelationType(rtype), payload=payload | {"reports": str(len(facts))},
+                    anchoring_facts=sorted(facts)[:MAX_ANCHORS], provenance=provenance)
+
+
+def merge_relations(contributions: Iterable[tuple[str, tuple[Contribution, ...]]], run_id: str | None = None,
+                    backend: str = "offline") -> list[Relation]:
     prov = Provenance(producer="organise.relations", backend=backend, run_id=run_id)
-    out = []
-    for (src, rtype, dst), slot in sorted(merged.items(), key=lambda kv: (kv[0][0], kv[0][1].value, kv[0][2])):
-        payload = dict(slot["payload"]) | {"reports": str(len(slot["facts"]))}
-        out.append(Relation(source_id=src, target_id=dst, type=rtype, payload=payload,
-                            anchoring_facts=sorted(slot["facts"])[:MAX_ANCHORS], provenance=prov))
-    return out
+    return [relation_for(key, slot, prov) for key, slot in merge_contributions(contributions).items()]
+
+
+def extract_relations(facts: list[Fact], lookup: dict[str, Entity], run_id: str | None = None, backend: str = "offline") -> list[Relation]:
+    prefetch([f.statement for f in facts])
+    return merge_relations(((f.id, fact_relations(f, lookup)) for f in sorted(facts, key=lambda f: f.id)), run_id, backend)

@@ -53,16 +53,19 @@ def induce_taxonomy(entities: list[Entity], facts: dict[str, Fact], k: int = 8, 
 REINDUCE_CHANGE = 0.10  # share of method entities gained or lost before an induced taxonomy is clustered again
 
 
+def keeps(current: Taxonomy | None, methods: int, k: int) -> bool:
+    """Whether the current induced taxonomy stands: the method entities number within
+    REINDUCE_CHANGE of those it was clustered from and `k` is unchanged (so a nightly refresh of a
+    few papers does not rename every category and re-create every assignment)."""
+    return current is not None and current.origin == "induced" and bool(current.induced_from) \
+        and sum(len(d.categories) for d in current.dimensions) == k \
+        and abs(methods - current.induced_from) <= REINDUCE_CHANGE * current.induced_from
+
+
 def keep_or_induce(current: Taxonomy | None, entities: list[Entity], facts: dict[str, Fact], k: int = 8) -> Taxonomy:
-    """The current induced taxonomy while the method entities number within REINDUCE_CHANGE of those
-    it was clustered from and `k` is unchanged (so a nightly refresh of a few papers does not rename
-    every category and re-create every assignment); a new induction otherwise."""
+    """The current induced taxonomy while it `keeps`; a new induction otherwise."""
     methods = sum(1 for e in entities if e.type == EntityType.method)
-    if current is not None and current.origin == "induced" and current.induced_from \
-            and sum(len(d.categories) for d in current.dimensions) == k \
-            and abs(methods - current.induced_from) <= REINDUCE_CHANGE * current.induced_from:
-        return current
-    return induce_taxonomy(entities, facts, k=k)
+    return current if keeps(current, methods, k) else induce_taxonomy(entities, facts, k=k)
 
 
 @lru_cache(maxsize=4096)

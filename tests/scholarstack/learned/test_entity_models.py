@@ -51,6 +51,16 @@ def test_batched_viterbi_decodes_each_row_over_its_own_length():
         assert paths[i] == best
 
 
+def test_word_vectors_read_minilms_own_word_pieces_unpadded():
+    """The tagger reads MiniLM's tokenizer and embedding table from the packaged files: a word is
+    its own word pieces (the file's padding to 128 for the encoder is off), each row the model's."""
+    tok, table = mention_tagger._static_table()
+    assert [e.ids for e in tok.encode_batch(["Treebank", "TnT", ""], add_special_tokens=False)] == [[3392, 9299], [24048], []]
+    assert table.shape == (30522, 384) and table.dtype == np.float32
+    vec = mention_tagger.WordVectors()(["Treebank"])[0]
+    assert np.allclose(vec[:384], table[[3392, 9299]].mean(axis=0))
+
+
 def test_committed_tagger_finds_typed_mentions_in_real_sentences():
     tagger = mention_tagger.load()
     [found] = tagger.tag_text(["We evaluate conditional random fields on the CoNLL 2003 named entity recognition task "
