@@ -1,11 +1,14 @@
 """What the last L2 build computed per unit, kept in the store directory so the next build
 recomputes only the units whose inputs changed: a nightly refresh touches a few of ~80k facts.
 
-Each table maps a digest of a unit's inputs to what the unit produced (a fact's mentions, a
-block's adjudicated near-matches, a group's entity, an entity's category assignments, a fact's
-relations). An entry is looked up by its inputs, so a changed input never finds a stale entry;
-what a build did not use is dropped when it saves. A missing, damaged or other-settings memo is an
-empty one: the build then computes everything, as a first build does.
+Each table maps a digest of a unit's inputs to what the unit produced (a fact's mentions and its
+brief, a block's adjudicated near-matches, a group's entity, an entity's category assignments, a
+fact's relation contributions, a merged relation). An entry is looked up by its inputs, so a
+changed input never finds a stale entry; what a build did not use is dropped when it saves. A
+missing, damaged or other-settings memo is an empty one: the build then computes everything, as a
+first build does. The memo also lists what the build registered, which L3 reads instead of
+loading every object (`organise.organisation_inputs`). It is the store's own cache, pickled like
+the tagged-mentions cache beside it; the facts table is one file per paper.
 """
 
 from __future__ import annotations
