@@ -14,12 +14,13 @@ from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
 
-from .l2.entities import Adjudicator, FactMentions, cluster, entity_for, fact_mentions
-from .l2.memo import MISSING, AssignmentRef, Carry, EntityRef, FactBrief, OrganisationMemo, RelationRef, digest
+from .l2.entities import Adjudicator, FactMentions, cluster, entity_for, entity_lookup, fact_mentions
+from .l2.memo import MISSING, AssignmentRef, Carry, EntityRef, FactBrief, OrganisationMemo, RelationRef
 from .l2.mentions import prefetch
 from .l2.relations import fact_relations, merge_contributions, relation_for
 from .l2.taxonomy import assign_categories, induce_taxonomy, keeps, load_taxonomy
 from .models import Entity, EntityType, Fact, Provenance, Taxonomy
+from .models.common import stable_hash
 from .store import Store, withdraw_missing
 from .store.object_reads import LIVE
 from .store.registry import BatchValidator, register_changed
@@ -96,14 +97,14 @@ def organise(store: Store, run_id: str, settings: str, taxonomy_path: str | Path
     tax_report = register_changed(store, [taxonomy], run_id=run_id, validator=validator, producer="organise.taxonomy")
 
     # Assignments: an entity's are computed again when it, its first 30 live facts or the taxonomy changed.
-    scope = digest((taxonomy.id, taxonomy.content_hash()))
+    scope = stable_hash((taxonomy.id, taxonomy.content_hash()), 32)
     placed, todo = Carry(old.assignments), {}
     kept: list[AssignmentRef] = []
     for eid, ref in refs.items():
         if ref.type not in ASSIGNABLE:
             continue
         live = [f for f in ref.mention_fids if f in fact_hashes][:30]
-        unit = digest((scope, ref.content_hash, [(f, fact_hashes[f]) for f in live]))
+        unit = stable_hash((scope, ref.content_hash, [(f, fact_hashes[f]) for f in live]), 32)
         got = placed.get(unit)
         if got is not None and all(standing.get(a.id) == a.content_hash for a in got):
             kept += got
@@ -119,16 +120,13 @@ def organise(store: Store, run_id: str, settings: str, taxonomy_path: str | Path
     asg_report = register_changed(store, fresh, run_id=run_id, validator=validator, producer="organise.assign")
 
     # Relations: a fact's are extracted again when it, or an entity its mentions link to, changed.
-    lookup: dict[str, EntityRef] = {}
-    for ref in refs.values():  # by id, as entity_lookup: the first entity to claim a name keeps it
-        for key in ref.keys:
-            lookup.setdefault(key, ref)
+    lookup = entity_lookup(refs.values())  # refs are by id: the first entity to claim a name keeps it
     anchored, contributions, todo_facts = Carry(old.contributions), {}, {}
     for fid, found in mentions.items():
         keys = sorted({key for _, _, key in found.mentions})
         if len(keys) < 2:  # a relation links two entities
             continue
-        unit = digest((fid, fact_hashes[fid], [(k, lookup[k].link_signature() if k in lookup else None) for k in keys]))
+        unit = stable_hash((fid, fact_hashes[fid], [(k, lookup[k].link_signature() if k in lookup else None) for k in keys]), 32)
         got = anchored.get(unit)
         if got is None:
             todo_facts[fid] = unit
@@ -143,7 +141,7 @@ def organise(store: Store, run_id: str, settings: str, taxonomy_path: str | Path
     rel_prov = Provenance(producer="organise.relations", backend=backend, run_id=run_id)
     made, rel_refs, rel_built = Carry(old.relations), [], []
     for key, slot in merge_contributions(sorted(contributions.items())).items():
-        unit = digest((key, slot))
+        unit = stable_hash((key, slot), 32)
         ref = made.get(unit)
         if ref is None or standing.get(ref.id) != ref.content_hash:
             relation = relation_for(key, slot, rel_prov)

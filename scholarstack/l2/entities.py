@@ -9,7 +9,6 @@ reason are kept in the entity's merge_notes.
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
@@ -18,6 +17,7 @@ from difflib import SequenceMatcher
 from typing import Any, NamedTuple
 
 from ..models import Entity, EntityType, Fact, Mention, Provenance
+from ..models.common import stable_hash
 from .mentions import acronym_pairs, extract_mentions, prefetch
 
 GENERIC_HEADS = frozenset("model models approach approaches method methods algorithm algorithms system systems framework technique".split())
@@ -121,7 +121,7 @@ class Group:
     def signature(self) -> str:
         """A digest of the group's inputs: equal signatures build equal entities."""
         parts = (self.keys, [(r.surface, r.type, r.fact_id, r.paper_id) for r in self.members], sorted(self.longs.items()), self.notes)
-        return hashlib.blake2b(repr(parts).encode(), digest_size=16).hexdigest()
+        return stable_hash(parts, 32)
 
 
 Edge = tuple[str, str, bool, str]  # (key a, key b, merged?, the adjudicator's reason)
@@ -179,7 +179,7 @@ def cluster(mentions: dict[str, FactMentions], adjudicate: Adjudicator | None = 
         if len(block) < 2 or len(block) > 60:
             continue
         contexts = {k: [r.surface for r in by_key[k][:3]] for k in block}
-        digest = hashlib.blake2b(repr([(k, contexts[k]) for k in block]).encode(), digest_size=16).hexdigest()
+        digest = stable_hash([(k, contexts[k]) for k in block], 32)
         edges = edges_memo.get(digest) if edges_memo is not None else None
         if edges is None:
             edges = _block_edges(block, contexts, adjudicate)

@@ -13,7 +13,6 @@ the tagged-mentions cache beside it; the facts table is one file per paper.
 
 from __future__ import annotations
 
-import hashlib
 import pickle
 import shutil
 from dataclasses import dataclass, field, replace
@@ -22,14 +21,10 @@ from typing import Any, NamedTuple
 
 from ..bulk import paused_gc
 from ..models import Assignment, Entity, EntityType, Fact, Relation
-from .entities import normalise
+from ..models.common import stable_hash
 
-MEMO_VERSION = 4  # raise when a table's layout changes
+MEMO_VERSION = 5  # raise when a table's layout changes
 MISSING = object()
-
-
-def digest(value: Any) -> str:
-    return hashlib.blake2b(repr(value).encode(), digest_size=16).hexdigest()
 
 
 class MentionRef(NamedTuple):
@@ -43,13 +38,11 @@ class EntityRef(NamedTuple):
     type: EntityType
     name: str
     aliases: tuple[str, ...]
-    keys: tuple[str, ...]  # its name and aliases, normalised: how text links to it
     mention_fids: tuple[str, ...]  # the facts of its mentions, in mention order
 
     @classmethod
     def of(cls, e: Entity) -> EntityRef:
-        return cls(e.id, e.content_hash(), e.type, e.name, tuple(e.aliases), tuple(normalise(s) for s in [e.name, *e.aliases]),
-                   tuple(m.fact_id for m in e.mentions))
+        return cls(e.id, e.content_hash(), e.type, e.name, tuple(e.aliases), tuple(m.fact_id for m in e.mentions))
 
     @property
     def mentions(self) -> tuple[MentionRef, ...]:
@@ -175,6 +168,8 @@ class OrganisationMemo:
                     version, memo = pickle.load(fh)
                 if version != MEMO_VERSION or not isinstance(memo, cls):
                     return cls(settings or "")
+                if settings is not None and memo.settings != settings:
+                    return cls(settings)  # its facts table is not read: another settings' entries are never used
                 memo.facts = _load_facts(_facts_dir(path, memo.settings))
                 _LAST.clear()
                 _LAST[path] = (stamp, memo)
@@ -199,11 +194,11 @@ class OrganisationMemo:
 # and the settings alone, so a file may be written before or after the memo without making it wrong.
 
 def _facts_dir(path: Path, settings: str) -> Path:
-    return path.with_name(path.stem + "_facts") / digest((MEMO_VERSION, settings))
+    return path.with_name(path.stem + "_facts") / stable_hash([MEMO_VERSION, settings], 32)
 
 
 def _paper_file(directory: Path, paper_id: str) -> Path:
-    return directory / f"{digest(paper_id)}.pickle"
+    return directory / f"{stable_hash(paper_id, 32)}.pickle"
 
 
 def _load_facts(directory: Path) -> dict:

@@ -2,13 +2,12 @@
 
 A logistic ranker over (citing sentence, candidate sentence) features: lexical and dense match
 (scores, ranks and z-scores within the paper, their fused rank), the best lexical and dense match
-among its neighbours, word and number overlap,
-position in the paper, the sentence's kind (learned.hygiene kinds: prose, caption, ...), and
-whether the offline extractor draws an L1 fact (or a result fact) from it. The citing sentence is
-read without its citation markers and cited authors' names, which the cited paper never writes.
-Trained on the
-CL-SciSumm 2018 topics; `eval localisation` measures it cross-fitted by topic (a topic is never
-ranked by a model trained on it). Weights: a few numbers in JSON.
+among its neighbours, word and number overlap, position in the paper, the sentence's kind
+(learned.hygiene kinds: prose, caption, ...), and whether the offline extractor draws an L1 fact
+(or a result fact) from it. The citing sentence is read without its citation markers and cited
+authors' names, which the cited paper never writes. Trained on the CL-SciSumm 2018 topics;
+`eval localisation` measures it cross-fitted by topic (a topic is never ranked by a model trained
+on it). Weights: a few numbers in JSON.
 """
 
 from __future__ import annotations
