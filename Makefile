@@ -51,13 +51,14 @@ dev: $(STAMP)
 	$(BIN)/python -c "from pathlib import Path; from orchestration.run import dagster_home; dagster_home(Path('$(STORE)'))"  # SQLite, or a PostgreSQL store's database
 	DAGSTER_HOME=$(abspath $(STORE))/dagster SCHOLARSTACK_HOME=$(abspath $(STORE)) $(BIN)/dagster dev -w workspace.yaml
 
-bench: $(STAMP)  # STORE=DIR (a compiled store) adds the view latency and sparse retrieval benchmarks
+bench: $(STAMP)  # STORE=DIR (a compiled store) adds the view latency, sparse retrieval and index-choice benchmarks
 	$(BIN)/python -m benchmarks.registry_bench
 	$(BIN)/python -m benchmarks.compile_bench --stores duckdb postgres postgres:2
 	$(BIN)/python -m benchmarks.projection  # a 1M-paper corpus, from the two runs above
 	$(BIN)/python -m benchmarks.vector_bench --hnsw  # Qdrant Edge at 200k vectors (the HNSW build takes minutes)
 	@if [ -n "$(STORE)" ]; then $(BIN)/python -m benchmarks.view_latency --store "$(STORE)"; else echo "view latency: skipped (give STORE=DIR, a compiled store)"; fi
 	@if [ -n "$(STORE)" ]; then $(BIN)/python -m benchmarks.sparse_bench --store "$(STORE)"; else echo "sparse retrieval: skipped (give STORE=DIR, a store with the ACL papers)"; fi
+	@if [ -n "$(STORE)" ]; then $(BIN)/python -m benchmarks.index_bench --store "$(STORE)"; else echo "what the index embeds: skipped (give STORE=DIR, a store with the ACL papers)"; fi
 
 models: $(STAMP)  # retrain the committed weights of the learned offline models from ../shared/data
 	$(BIN)/python -c "from dagster import materialize; from assets.models import claim_verifier, evidence_localiser, retrieval_query_adapter, scirex_doc_entities, scirex_mention_tagger, search_relevance_judge; \

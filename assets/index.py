@@ -1,4 +1,4 @@
-"""The vector index over sentences, facts, entities and syntheses, kept in sync with the store."""
+"""The vector index over facts, entities, syntheses and sentences, kept in sync with the store."""
 
 from dagster import AssetExecutionContext, AutomationCondition, MaterializeResult, asset
 
@@ -11,7 +11,8 @@ from .settings import CompileSettings
 
 
 @asset(deps=["l3_syntheses", "store_recheck"], group_name="index", kinds={"qdrant"}, automation_condition=AutomationCondition.eager(),
-       description="Embeddings of every current sentence, fact, entity and synthesis; only changed documents are re-embedded.")
+       description="Embeddings of every current fact, entity and synthesis and of the front matter's sentences (all sentences with "
+                   "SCHOLARSTACK_INDEX_SENTENCES=all); only changed documents are re-embedded.")
 def vector_index(context: AssetExecutionContext, store: StoreResource, vectors: VectorIndexResource, settings: CompileSettings) -> MaterializeResult:
     s = store.get()
     meta = sync_index(s, vectors.open(s), vectors.make_embedder(s), progress=settings.progress)

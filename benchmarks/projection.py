@@ -27,7 +27,8 @@ def project(compile_rows: list[dict], registry: dict[str, dict], papers: int) ->
         bytes_per_row = reg["store_mb"] * 1e6 / stored
         per_paper = {k: r[k] / n for k in ("facts", "entities", "sentences", "relations", "syntheses")}
         rows = sum(per_paper.values()) * papers
-        vectors = (per_paper["sentences"] + per_paper["facts"] + per_paper["entities"] + per_paper["syntheses"]) * papers
+        embedded = r.get("embedded_sentences", r["sentences"]) / n  # the sentences the index embeds (all, in runs before that choice)
+        vectors = (embedded + per_paper["facts"] + per_paper["entities"] + per_paper["syntheses"]) * papers
         out.append({
             "store": r["store"], "measured_at_papers": n,
             "facts": round(per_paper["facts"] * papers), "sentences": round(per_paper["sentences"] * papers),

@@ -42,7 +42,11 @@ class MiniLMEmbedder:
     def __init__(self) -> None:
         self._cache: dict[str, np.ndarray] = {}
 
-    def encode(self, texts: list[str], batch_size: int = 64, progress: bool = False) -> np.ndarray:
+    # Texts per forward pass: on 2 cores, 11,459 index documents took 100.9 s in batches of 16 and
+    # 113.0 s in batches of 64 (sentence-transformers sorts by length, so small batches pad little).
+    BATCH = 16
+
+    def encode(self, texts: list[str], batch_size: int = BATCH, progress: bool = False) -> np.ndarray:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
         known = {t: self._cache[t] for t in texts if t in self._cache}

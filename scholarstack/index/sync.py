@@ -1,7 +1,9 @@
-"""Keep the vector index in step with the store: sentences, facts, entities and syntheses.
+"""Keep the vector index in step with the store: facts, entities, syntheses and sentences.
 
 Each indexed document carries a hash of its text; a sync embeds only what is new or changed and
-deletes what was withdrawn or revised away, so a one-paper revision costs one paper's vectors."""
+deletes what was withdrawn or revised away, so a one-paper revision costs one paper's vectors.
+Which sentences are embedded is `settings().index_sentences`: the front matter (default) or all;
+the lexical index always holds every prose sentence."""
 
 from __future__ import annotations
 
@@ -9,8 +11,11 @@ import sys
 import time
 from typing import Any
 
+from typing import Literal
+
 from ..models.common import stable_hash
 from ..models.text import INDEXED_KINDS, index_text
+from ..settings import settings
 from ..store import Store
 from .embed import Embedder
 from .vectors import VectorIndex
@@ -20,11 +25,13 @@ def collection_for(embedder: Embedder) -> str:
     return f"objects_{embedder.name}"
 
 
-def documents(store: Store, kinds: tuple[str, ...] = INDEXED_KINDS) -> dict[str, tuple[str, dict[str, str]]]:
-    """id → (text, payload) for everything that should be in the index now."""
+def documents(store: Store, kinds: tuple[str, ...] = INDEXED_KINDS,
+              sentences: Literal["front", "all"] = "all") -> dict[str, tuple[str, dict[str, str]]]:
+    """id → (text, payload) for everything that should be in an index now; `sentences`: every
+    prose sentence, or only the front matter's."""
     docs: dict[str, tuple[str, dict[str, str]]] = {}
     if "sentence" in kinds:
-        for loc, paper, text in store.prose_sentences():
+        for loc, paper, text in store.prose_sentences(front_only=sentences == "front"):
             docs[loc] = (text, {"kind": "sentence", "paper_id": paper})
     for kind in kinds:
         if kind == "sentence":
@@ -37,10 +44,13 @@ def documents(store: Store, kinds: tuple[str, ...] = INDEXED_KINDS) -> dict[str,
 
 
 def sync_index(store: Store, index: VectorIndex, embedder: Embedder, kinds: tuple[str, ...] = INDEXED_KINDS,
-               batch: int = 2048, progress: bool = False) -> dict[str, Any]:
+               batch: int = 2048, progress: bool = False, sentences: Literal["front", "all"] | None = None) -> dict[str, Any]:
+    """Embed what is new or changed, delete what left (sentences no longer chosen included);
+    `sentences`: which sentences to embed (default: `settings().index_sentences`)."""
     started = time.perf_counter()
     coll = collection_for(embedder)
-    docs = documents(store, kinds)
+    sentences = sentences or settings().index_sentences
+    docs = documents(store, kinds, sentences)
     have = index.ids(coll)
     todo = [oid for oid, (_, p) in docs.items() if have.get(oid) != p["hash"]]
     gone = [oid for oid in have if oid not in docs]
@@ -56,4 +66,4 @@ def sync_index(store: Store, index: VectorIndex, embedder: Embedder, kinds: tupl
         vecs = embedder.encode([docs[o][0] for o in ids])
         index.upsert(coll, ids, vecs, [docs[o][1] for o in ids])
     return {"indexed": len(todo), "deleted": len(gone), "total": len(docs), "collection": coll,
-            "embedder": embedder.name, "seconds": round(time.perf_counter() - started, 2)}
+            "embedder": embedder.name, "sentences": sentences, "seconds": round(time.perf_counter() - started, 2)}

@@ -3,6 +3,8 @@ SQL stays in the store package)."""
 
 from __future__ import annotations
 
+FRONT = "(section IN ('title', 'abstract') OR sid <= 6)"  # a paper's front matter: its title and abstract, or its first seven sentences
+
 
 class CorpusReads:
     """Mixed into `Store`: uses its `query`, `connect`, `transaction`, `insert_rows`, `with_id_table`,
@@ -49,15 +51,17 @@ class CorpusReads:
         """(cited id, citing id, text) for every stored citation context."""
         return [tuple(r) for r in self.query("SELECT cited_id, citing_id, text FROM citation_contexts ORDER BY context_id")]
 
-    def prose_sentences(self) -> list[tuple[str, str, str]]:
-        """(locator, paper_id, text) of every current prose sentence (what the sentence index holds)."""
-        return self.query("SELECT locator, paper_id, text FROM sentences WHERE is_current AND coalesce(kind, 'prose') = 'prose'")
+    def prose_sentences(self, front_only: bool = False) -> list[tuple[str, str, str]]:
+        """(locator, paper_id, text) of every current prose sentence (what the sentence index holds);
+        `front_only`: those of the title and abstract (or the first seven sentences)."""
+        return self.query("SELECT locator, paper_id, text FROM sentences WHERE is_current AND coalesce(kind, 'prose') = 'prose'"
+                          + (f" AND {FRONT}" if front_only else ""))
 
     def paper_texts(self) -> list[tuple[str, list[str], list[str]]]:
         """(paper_id, front matter sentences, body sentences) per paper with a current source map: the
         front is the title and abstract (or the first seven sentences), the body every prose, caption,
         table-row and heading sentence."""
-        return self.query("SELECT paper_id, array_agg(text ORDER BY sid) FILTER (WHERE section IN ('title', 'abstract') OR sid <= 6), "
+        return self.query(f"SELECT paper_id, array_agg(text ORDER BY sid) FILTER (WHERE {FRONT}), "
                           "array_agg(text ORDER BY sid) FILTER (WHERE kind IN ('prose', 'caption', 'table_row', 'heading')) "
                           "FROM sentences WHERE is_current GROUP BY paper_id ORDER BY paper_id")
 

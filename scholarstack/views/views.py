@@ -158,9 +158,7 @@ def retrieve(kb: KnowledgeBase, query: str, layers: tuple[str, ...] = ("fact", "
         bm, ids = kb.bm25(lexical_kinds)
         rankings.append([ids[i] for i, _ in bm.top(query, pool)])
         if kb.index is not None and kb.embedder is not None:
-            vec = kb.embedder.encode([query])[0]
-            hits = kb.index.search(collection_for(kb.embedder), vec, pool, where={"kind": list(lexical_kinds)})
-            rankings.append([h[0] for h in hits])
+            rankings.append(_dense_ranking(kb, query, lexical_kinds, pool))
     fused = rrf(rankings)
     items: list[ViewItem] = []
     for start in range(0, len(fused), 2 * k):  # in chunks: unknown or withdrawn ids are skipped, the next fill in
@@ -172,6 +170,25 @@ def retrieve(kb: KnowledgeBase, query: str, layers: tuple[str, ...] = ("fact", "
     if {"assignment", "relation"} & set(layers):
         view = expand(kb, view, follow=("relations", "categories"))
     return view
+
+
+def _dense_ranking(kb: KnowledgeBase, query: str, kinds: tuple[str, ...], pool: int) -> list[str]:
+    """The index's nearest documents of these kinds. Asked for sentences without facts, a fact found
+    stands for the sentences it cites: the index embeds only the front matter's sentences
+    (settings.index_sentences), and the rest are reached through the facts that rest on them."""
+    through_facts = "sentence" in kinds and "fact" not in kinds
+    hits = kb.index.search(collection_for(kb.embedder), kb.embedder.encode([query])[0], pool,
+                           where={"kind": list(kinds) + (["fact"] if through_facts else [])})
+    cited = ({oid: row["data"]["evidence"] for oid, row in kb.store.get_rows(h[0] for h in hits if h[2].get("kind") == "fact").items()}
+             if through_facts else {})
+    ranking: dict[str, None] = {}
+    for oid, _, payload in hits:
+        if payload.get("kind") in kinds:
+            ranking.setdefault(oid)
+        for loc in cited.get(oid, ()):
+            if loc in kb.docs():  # a prose sentence (a caption or table row is evidence, not a retrieval hit)
+                ranking.setdefault(loc)
+    return list(ranking)[:pool]
 
 
 def select(view: View, *, kinds: list[str] | None = None, papers: list[str] | None = None, verification: list[str] | None = None,

@@ -22,6 +22,13 @@ def test_projection_scales_per_paper_costs():
     assert row["compile_hours"] == round(1_000_000 / 100 / 60, 1)
 
 
+def test_vectors_count_the_sentences_the_index_embeds():
+    before = project(COMPILE, REGISTRY, 1_000_000)[0]  # a run from before the choice: every sentence was embedded
+    assert before["vectors"] == (190 + 60 + 44 + 0.2) * 1_000_000
+    front = project([COMPILE[0] | {"embedded_sentences": 1000}], REGISTRY, 1_000_000)[0]
+    assert front["vectors"] == (10 + 60 + 44 + 0.2) * 1_000_000 and front["sentences"] == before["sentences"]
+
+
 def test_missing_benchmark_output_is_named(tmp_path, monkeypatch):
     (tmp_path / "compile_bench.json").write_text(json.dumps(COMPILE))
     monkeypatch.setattr("sys.argv", ["projection", "--out", str(tmp_path)])

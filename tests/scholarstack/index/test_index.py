@@ -82,3 +82,17 @@ def test_minilm_embeddings_from_the_packaged_model():
     v = emb.encode(["A part-of-speech tagger.", "A tagger for parts of speech.", "Protein folding in yeast cells."])
     assert v.shape == (3, 384)
     assert float(v[0] @ v[1]) > float(v[0] @ v[2]) + 0.2
+
+
+def test_sync_embeds_the_front_matter_unless_told_all(store):
+    words = "taggers parsers treebanks lexicons grammars corpora alignments lattices chunkers stemmers".split()
+    register_many(store, [paper(texts=[f"Sentence {i} is about {w} and {words[i - 2]}." for i, w in enumerate(words, 1)])])
+    ix, emb = EdgeIndex(store.home / "qdrant"), TfidfSvdEmbedder(store.home / "vectors" / "tfidf.pkl", dim=8)
+
+    def sentences() -> set[int]:
+        return {int(oid.rsplit(":", 1)[1]) for oid in ix.ids(collection_for(emb)) if oid.startswith("P1:")}
+
+    assert sync_index(store, ix, emb)["sentences"] == "front" and sentences() == set(range(1, 7))  # no sections: those up to sid 6
+    assert sync_index(store, ix, emb, sentences="all")["indexed"] == 4 and sentences() == set(range(1, 11))
+    back = sync_index(store, ix, emb, sentences="front")
+    assert back["deleted"] == 4 and back["indexed"] == 0 and sentences() == set(range(1, 7))

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from scholarstack.store import Store, register
-from scholarstack.views.views import compare, expand, open_kb, render, retrieve, select, synthesize
+from scholarstack.index.sync import collection_for
+from scholarstack.views.views import _dense_ranking, compare, expand, open_kb, render, retrieve, select, synthesize
 
 
 @pytest.fixture(scope="module")
@@ -27,6 +28,17 @@ def test_retrieve_is_hybrid_typed_and_traceable(kb):
     assert view.items == sorted(view.items, key=lambda i: -i.score)
     only = retrieve(kb, "Markov model tagger", layers=("entity",), k=5)
     assert only.items and {i.kind for i in only.items} == {"entity"}
+
+
+def test_sentences_beyond_the_front_matter_are_found_through_the_facts_citing_them(kb):
+    front = {loc for loc, _, _ in kb.store.prose_sentences(front_only=True)}
+    held = {oid for oid in kb.index.ids(collection_for(kb.embedder)) if ":" in oid}
+    assert held and held <= front  # the index embeds the front matter's sentences only
+    fact = next(r for r in kb.store.objects("fact") if set(r["data"]["evidence"]) & set(kb.docs()) - front)
+    found = _dense_ranking(kb, fact["data"]["statement"], ("sentence",), 20)
+    assert all(":" in oid for oid in found)  # sentences only: the facts stand in for the sentences they cite
+    assert set(fact["data"]["evidence"]) & set(kb.docs()) - front <= set(found)
+    assert set(found) - front  # beyond what the index holds
 
 
 def test_retrieve_rejects_bad_input(kb):
