@@ -1,20 +1,19 @@
 """Keep the vector index in step with the store: facts, entities, syntheses and sentences.
 
-Each indexed document carries a hash of its text; a sync embeds only what is new or changed and
-deletes what was withdrawn or revised away, so a one-paper revision costs one paper's vectors.
-Which sentences are embedded is `settings().index_sentences`: the front matter (default) or all;
-the lexical index always holds every prose sentence."""
+Each vector's payload carries a key of its content: the object's content hash (with the version
+of `index_text`), or the md5 of the sentence's text. A sync reads those keys in SQL, embeds only
+what is new or changed and deletes what was withdrawn or revised away, so a one-paper revision
+costs one paper's vectors, and no object is parsed unless it is embedded. Which sentences are
+embedded is `settings().index_sentences`: the front matter (default) or all; the lexical index
+always holds every prose sentence."""
 
 from __future__ import annotations
 
 import sys
 import time
-from typing import Any
+from typing import Any, Literal
 
-from typing import Literal
-
-from ..models.common import stable_hash
-from ..models.text import INDEXED_KINDS, index_text
+from ..models.text import INDEX_TEXT_VERSION, INDEXED_KINDS, index_text
 from ..settings import settings
 from ..store import Store
 from .embed import Embedder
@@ -38,9 +37,16 @@ def documents(store: Store, kinds: tuple[str, ...] = INDEXED_KINDS,
             continue
         for row in store.objects(kind):
             docs[row["id"]] = (index_text(kind, row["data"]), {"kind": kind, "paper_id": row["paper_id"] or ""})
-    for oid, (text, payload) in docs.items():
-        payload["hash"] = stable_hash(text, 12)
     return docs
+
+
+def _texts(store: Store, wanted: list[tuple[str, str]]) -> dict[str, str]:
+    """id → the text to embed, for these (id, kind); a sentence replaced meanwhile is left out (the next sync settles it)."""
+    out = store.current_sentences([oid for oid, kind in wanted if kind == "sentence"])
+    objects = [oid for oid, kind in wanted if kind != "sentence"]
+    if objects:
+        out |= {oid: index_text(row["kind"], row["data"]) for oid, row in store.get_rows(objects).items()}
+    return out
 
 
 def sync_index(store: Store, index: VectorIndex, embedder: Embedder, kinds: tuple[str, ...] = INDEXED_KINDS,
@@ -50,20 +56,22 @@ def sync_index(store: Store, index: VectorIndex, embedder: Embedder, kinds: tupl
     started = time.perf_counter()
     coll = collection_for(embedder)
     sentences = sentences or settings().index_sentences
-    docs = documents(store, kinds, sentences)
+    want = {oid: (kind, paper, f"{(key or '')[:16]}.{INDEX_TEXT_VERSION}")
+            for oid, kind, paper, key in store.index_keys(kinds, front_only=sentences == "front")}
     have = index.ids(coll)
-    todo = [oid for oid, (_, p) in docs.items() if have.get(oid) != p["hash"]]
-    gone = [oid for oid in have if oid not in docs]
+    todo = [oid for oid, (_, _, key) in want.items() if have.get(oid) != key]
+    gone = [oid for oid in have if oid not in want]
     if gone:
         index.delete(coll, gone)
     fit = getattr(embedder, "fit", None)
-    if fit is not None and getattr(embedder, "_model", True) is None and docs:
-        fit([t for t, _ in docs.values()])  # TF-IDF: fit once on the whole collection
+    if fit is not None and getattr(embedder, "_model", True) is None and want:
+        fit([t for t, _ in documents(store, kinds, sentences).values()])  # TF-IDF: fit once on the whole collection
     from tqdm import tqdm
 
     for i in tqdm(range(0, len(todo), batch), desc="index", unit="batch", disable=not progress, file=sys.stderr, leave=False):
-        ids = todo[i:i + batch]
-        vecs = embedder.encode([docs[o][0] for o in ids])
-        index.upsert(coll, ids, vecs, [docs[o][1] for o in ids])
-    return {"indexed": len(todo), "deleted": len(gone), "total": len(docs), "collection": coll,
+        texts = _texts(store, [(oid, want[oid][0]) for oid in todo[i:i + batch]])
+        ids = [oid for oid in todo[i:i + batch] if oid in texts]
+        index.upsert(coll, ids, embedder.encode([texts[oid] for oid in ids]),
+                     [{"kind": want[oid][0], "paper_id": want[oid][1], "hash": want[oid][2]} for oid in ids])
+    return {"indexed": len(todo), "deleted": len(gone), "total": len(want), "collection": coll,
             "embedder": embedder.name, "sentences": sentences, "seconds": round(time.perf_counter() - started, 2)}

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 INDEXED_KINDS = ("sentence", "fact", "entity", "synthesis")
+INDEX_TEXT_VERSION = 1  # part of each vector's key: raise it when `index_text` changes, and every object is embedded again
 
 
 def display_text(kind: str, data: Mapping[str, Any], names: Mapping[str, str] | None = None, label: str = "") -> str:

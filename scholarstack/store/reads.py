@@ -3,6 +3,8 @@ SQL stays in the store package)."""
 
 from __future__ import annotations
 
+from .object_reads import LIVE
+
 FRONT = "(section IN ('title', 'abstract') OR sid <= 6)"  # a paper's front matter: its title and abstract, or its first seven sentences
 
 
@@ -56,6 +58,20 @@ class CorpusReads:
         `front_only`: those of the title and abstract (or the first seven sentences)."""
         return self.query("SELECT locator, paper_id, text FROM sentences WHERE is_current AND coalesce(kind, 'prose') = 'prose'"
                           + (f" AND {FRONT}" if front_only else ""))
+
+    def index_keys(self, kinds: tuple[str, ...], front_only: bool = False) -> list[tuple[str, str, str, str]]:
+        """(id or locator, kind, paper_id, content key) of what the vector index should hold, read
+        without parsing any object: the content hash of each live object of `kinds` (besides
+        sentences), the md5 of each current prose sentence's text (`front_only`: the front matter's)."""
+        rows: list[tuple[str, str, str, str]] = []
+        if "sentence" in kinds:
+            rows += self.query("SELECT locator, 'sentence', paper_id, md5(text) FROM sentences WHERE is_current "
+                               "AND coalesce(kind, 'prose') = 'prose'" + (f" AND {FRONT}" if front_only else ""))
+        objects = [k for k in kinds if k != "sentence"]
+        if objects:
+            rows += self.query(f"SELECT id, kind, coalesce(paper_id, ''), content_hash FROM objects WHERE kind IN "
+                               f"({', '.join('?' * len(objects))}) AND lifecycle IN ({', '.join('?' * len(LIVE))})", [*objects, *LIVE])
+        return [tuple(r) for r in rows]
 
     def paper_texts(self) -> list[tuple[str, list[str], list[str]]]:
         """(paper_id, front matter sentences, body sentences) per paper with a current source map: the

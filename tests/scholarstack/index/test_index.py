@@ -57,13 +57,16 @@ def test_edge_shard_is_released_when_idle_and_waited_for_by_another_process(tmp_
     vectors.SHARDS.close_idle(idle=0)
 
 
-def test_sync_embeds_only_what_changed(store):
+def test_sync_embeds_only_what_changed(store, monkeypatch):
     register_many(store, [paper()])
     register_many(store, [fact(1), fact(2, type="method_description")])
     ix, emb = EdgeIndex(store.home / "qdrant"), TfidfSvdEmbedder(store.home / "vectors" / "tfidf.pkl", dim=8)
     first = sync_index(store, ix, emb)
     assert first["indexed"] == first["total"] == 3 + 2  # three sentences, two facts
-    assert sync_index(store, ix, emb)["indexed"] == 0
+    with monkeypatch.context() as m:  # nothing changed: the keys are read in SQL, and no object is parsed or embedded
+        for name in ("get_rows", "objects", "current_sentences"):
+            m.setattr(type(store), name, lambda *a, **k: pytest.fail("a sync with nothing to embed read the objects"))
+        assert sync_index(store, ix, emb)["indexed"] == 0
     register_many(store, [fact(1, statement="TnT achieves 96.7% accuracy on the Penn Treebank (WSJ).")])
     third = sync_index(store, ix, emb)
     assert third["indexed"] == 1 and third["deleted"] == 0
