@@ -30,7 +30,7 @@ class Settings(BaseSettings):
     embedder: str = "minilm"
     # The sentences the vector index embeds besides every fact, entity and synthesis: "front" (titles
     # and abstracts; the rest are found through the facts citing them and by BM25, at 42 % of the
-    # vectors: benchmarks/index_bench.py) or "all" (every prose sentence, ~2.4x the embedding time).
+    # vectors: benchmarks/index_bench.py) or "all" (every prose sentence, ~1.6x the embedding time).
     index_sentences: Literal["front", "all"] = "front"
     store_url: str | None = None  # postgresql://… : new stores keep their tables there; else DuckDB in the store
     qdrant_url: str | None = None  # a Qdrant server; else the embedded index in the store

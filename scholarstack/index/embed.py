@@ -42,8 +42,8 @@ class MiniLMEmbedder:
     def __init__(self) -> None:
         self._cache: dict[str, np.ndarray] = {}
 
-    # Texts per forward pass: on 2 cores, 11,459 index documents took 100.9 s in batches of 16 and
-    # 113.0 s in batches of 64 (sentence-transformers sorts by length, so small batches pad little).
+    # Texts per forward pass: on 2 cores, syncing 11,459 index documents took 109.7 and 120.8 s in
+    # batches of 16, 130.9 and 127.5 s in batches of 64 (sentence-transformers sorts by length).
     BATCH = 16
 
     def encode(self, texts: list[str], batch_size: int = BATCH, progress: bool = False) -> np.ndarray:
