@@ -235,8 +235,9 @@ def compile_store(store_home: str | None, backend: str = "offline", papers: list
                      if l3 else f"L3: {skipped}")
         lines.append(f"recheck: {rc.get('rechecked', 0)} objects re-verified" if rc else f"recheck: {skipped}")
         if index:
-            lines.append(f"index ({ix.get('embedder', '?')}): {ix.get('indexed', 0)} embedded, {ix.get('deleted', 0)} deleted, "
-                         f"{ix.get('total', 0)} in all" if ix else f"index: {skipped}")
+            sentences = "front-matter sentences" if ix.get("sentences") == "front" else "every sentence"
+            lines.append(f"index ({ix.get('embedder', '?')}; facts, entities, syntheses, {sentences}): {ix.get('indexed', 0)} embedded, "
+                         f"{ix.get('deleted', 0)} deleted, {ix.get('total', 0)} in all" if ix else f"index: {skipped}")
         lines += _checks(res)
     summary["seconds"] = round(time.perf_counter() - started, 1)
     lines.append(f"done in {summary['seconds']}s; store {store.home}" + ("" if summary["ok"] else " (some steps FAILED: see above)"))

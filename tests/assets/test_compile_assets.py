@@ -27,6 +27,9 @@ def test_all_layers_on_acl_papers(store):
     assert summary["l2_organisation"]["entities"] > 50 and summary["l2_organisation"]["relations"] > 0
     assert summary["l3_syntheses"]["syntheses"] >= 1
     assert not any("FAILED" in line for line in summary["lines"])
+    index = next(line for line in summary["lines"] if line.startswith("index ("))
+    assert "front-matter sentences" in index and summary["vector_index"]["sentences"] == "front"  # what the index holds, said
+    assert summary["vector_index"]["total"] == summary["vector_index"]["indexed"] > l1["facts"]
     st = store.status()
     assert st["layers"]["L1"]["fact"]["total"] == l1["facts"]
     # Empty papers in the corpus are recorded, not dropped.
