@@ -22,10 +22,10 @@ from .l2.taxonomy import assign_categories, induce_taxonomy, keeps, load_taxonom
 from .models import Entity, EntityType, Fact, Provenance, Taxonomy
 from .models.common import stable_hash
 from .store import Store, withdraw_missing
-from .store.object_reads import LIVE
 from .store.registry import BatchValidator, register_changed
 
 ASSIGNABLE = (EntityType.method, EntityType.task, EntityType.other)  # what assign_categories places
+ORGANISATION = ("entity", "assignment", "relation")  # the kinds the build registers and keeps in the memo
 MEMO_FILE = "cache/l2_memo.pickle"  # under the store's home
 
 
@@ -48,10 +48,8 @@ def organise(store: Store, run_id: str, settings: str, taxonomy_path: str | Path
     memo_path = store.home / MEMO_FILE
     old = OrganisationMemo.load(memo_path, settings)
     new = OrganisationMemo(settings)
-    fact_hashes: dict[str, str] = dict(store.query(
-        f"SELECT id, content_hash FROM objects WHERE kind = 'fact' AND lifecycle IN ({', '.join('?' * len(LIVE))}) ORDER BY id", [*LIVE]))
-    standing = {oid: h for oid, h in store.query(
-        "SELECT id, content_hash FROM objects WHERE kind IN ('entity', 'assignment', 'relation') AND lifecycle = 'current'")}
+    fact_hashes = {oid: h for oid, _, _, h, _ in store.content_hashes(("fact",))}
+    standing = {oid: h for oid, _, _, h, _ in store.content_hashes(ORGANISATION, lifecycle=("current",))}
     facts = _Facts(store)
 
     # Mentions: tagged only for facts the memo has not seen with this content.
@@ -195,11 +193,8 @@ def organisation_inputs(store: Store) -> tuple[dict[str, Fact | FactBrief], dict
     content the memo holds; verification as the store has it now), which takes a second where
     loading ~150k objects took ~15 s; loaded from the store otherwise."""
     memo = OrganisationMemo.load(store.home / MEMO_FILE, None)
-    marks = ", ".join("?" * len(LIVE))
-    facts = {fid: (h, v) for fid, h, v in store.query(
-        f"SELECT id, content_hash, verification FROM objects WHERE kind = 'fact' AND lifecycle IN ({marks})", [*LIVE])}
-    organisation = dict(store.query(
-        f"SELECT id, content_hash FROM objects WHERE kind IN ('entity', 'assignment', 'relation') AND lifecycle IN ({marks})", [*LIVE]))
+    facts = {fid: (h, v) for fid, _, _, h, v in store.content_hashes(("fact",))}
+    organisation = {oid: h for oid, _, _, h, _ in store.content_hashes(ORGANISATION)}
     held = {r.id: r.content_hash for r in [*memo.out_entities.values(), *memo.out_assignments, *memo.out_relations]}
     if held == organisation and len(memo.facts) == len(facts) and all(memo.facts.get(fid, ("",))[0] == h for fid, (h, _) in facts.items()):
         briefs = {}

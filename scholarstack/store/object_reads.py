@@ -140,6 +140,17 @@ class ObjectReads:
             r["data"] = json.loads(r["data"])
         return rows
 
+    def content_hashes(self, kinds: Iterable[str], lifecycle: tuple[str, ...] = LIVE) -> list[tuple[str, str, str, str, str]]:
+        """(id, kind, paper_id or '', content hash, verification) of the objects of `kinds` in
+        `lifecycle`, by id: what a build or the vector index compares against, read without
+        parsing any object."""
+        kinds = list(kinds)
+        if not kinds:
+            return []
+        return [tuple(r) for r in self.query(
+            f"SELECT id, kind, coalesce(paper_id, ''), content_hash, verification FROM objects WHERE kind IN ({', '.join('?' * len(kinds))}) "
+            f"AND lifecycle IN ({', '.join('?' * len(lifecycle))}) ORDER BY id", [*kinds, *lifecycle])]
+
     def current_models(self, kind: str, ids: Iterable[str] | None = None) -> list:
         """The current (and needs-recheck) objects of `kind` (of them, those in `ids`) as typed models, by id. Each is parsed
         and validated once per process and kept while its row is unchanged (version, lifecycle,

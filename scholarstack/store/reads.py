@@ -3,14 +3,13 @@ SQL stays in the store package)."""
 
 from __future__ import annotations
 
-from .object_reads import LIVE
-
 FRONT = "(section IN ('title', 'abstract') OR sid <= 6)"  # a paper's front matter: its title and abstract, or its first seven sentences
+PROSE = "is_current AND coalesce(kind, 'prose') = 'prose'"  # the current sentences views and indexes read (not captions, tables, …)
 
 
 class CorpusReads:
     """Mixed into `Store`: uses its `query`, `connect`, `transaction`, `insert_rows`, `with_id_table`,
-    `json_text`, `table_exists`, `raw_schema` and `get_rows`."""
+    `json_text`, `table_exists`, `raw_schema`, `get_rows` and `content_hashes`."""
 
     def names(self, ids) -> dict[str, str]:
         """id → name of these objects (an entity's name; the id where an object has none), for the
@@ -56,22 +55,15 @@ class CorpusReads:
     def prose_sentences(self, front_only: bool = False) -> list[tuple[str, str, str]]:
         """(locator, paper_id, text) of every current prose sentence (what the sentence index holds);
         `front_only`: those of the title and abstract (or the first seven sentences)."""
-        return self.query("SELECT locator, paper_id, text FROM sentences WHERE is_current AND coalesce(kind, 'prose') = 'prose'"
-                          + (f" AND {FRONT}" if front_only else ""))
+        return self.query(f"SELECT locator, paper_id, text FROM sentences WHERE {PROSE}" + (f" AND {FRONT}" if front_only else ""))
 
     def index_keys(self, kinds: tuple[str, ...], front_only: bool = False) -> list[tuple[str, str, str, str]]:
         """(id or locator, kind, paper_id, content key) of what the vector index should hold, read
         without parsing any object: the content hash of each live object of `kinds` (besides
         sentences), the md5 of each current prose sentence's text (`front_only`: the front matter's)."""
-        rows: list[tuple[str, str, str, str]] = []
-        if "sentence" in kinds:
-            rows += self.query("SELECT locator, 'sentence', paper_id, md5(text) FROM sentences WHERE is_current "
-                               "AND coalesce(kind, 'prose') = 'prose'" + (f" AND {FRONT}" if front_only else ""))
-        objects = [k for k in kinds if k != "sentence"]
-        if objects:
-            rows += self.query(f"SELECT id, kind, coalesce(paper_id, ''), content_hash FROM objects WHERE kind IN "
-                               f"({', '.join('?' * len(objects))}) AND lifecycle IN ({', '.join('?' * len(LIVE))})", [*objects, *LIVE])
-        return [tuple(r) for r in rows]
+        rows = [tuple(r) for r in self.query(f"SELECT locator, 'sentence', paper_id, md5(text) FROM sentences WHERE {PROSE}"
+                                             + (f" AND {FRONT}" if front_only else ""))] if "sentence" in kinds else []
+        return rows + [(oid, kind, paper, h) for oid, kind, paper, h, _ in self.content_hashes(k for k in kinds if k != "sentence")]
 
     def paper_texts(self) -> list[tuple[str, list[str], list[str]]]:
         """(paper_id, front matter sentences, body sentences) per paper with a current source map: the

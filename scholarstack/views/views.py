@@ -182,11 +182,12 @@ def _dense_ranking(kb: KnowledgeBase, query: str, kinds: tuple[str, ...], pool: 
     cited = ({oid: row["data"]["evidence"] for oid, row in kb.store.get_rows(h[0] for h in hits if h[2].get("kind") == "fact").items()}
              if through_facts else {})
     ranking: dict[str, None] = {}
+    docs = kb.docs()
     for oid, _, payload in hits:
         if payload.get("kind") in kinds:
             ranking.setdefault(oid)
         for loc in cited.get(oid, ()):
-            if loc in kb.docs():  # a prose sentence (a caption or table row is evidence, not a retrieval hit)
+            if loc in docs:  # a prose sentence (a caption or table row is evidence, not a retrieval hit)
                 ranking.setdefault(loc)
     return list(ranking)[:pool]
 

@@ -21,4 +21,7 @@ def test_index_keys_follow_content_and_lifecycle(store, graph):  # noqa: F811
     after = {oid: key for oid, _, _, key in store.index_keys(INDEXED_KINDS)}
     assert after[graph["f2"].id] != keys[graph["f2"].id][2] and after[graph["f1"].id] == keys[graph["f1"].id][2]
     assert graph["f3"].id not in after
+    marked = graph["asg"].id  # it cites the revised f2: needs_recheck, live but not current
+    assert marked in {oid for oid, *_ in store.content_hashes(("assignment",))}
+    assert marked not in {oid for oid, *_ in store.content_hashes(("assignment",), lifecycle=("current",))}
     assert {oid for oid, *_ in store.index_keys(("sentence",), front_only=True)} == {f"P1:{i}" for i in range(0, 7)} & set(keys)
