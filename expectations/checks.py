@@ -8,7 +8,6 @@ from resources import StoreResource
 from scholarstack.build_inputs import read_record, write_record
 from scholarstack.models.common import stable_hash
 from scholarstack.store import Store
-from scholarstack.store.object_reads import LIVE
 
 from .suites import _rows, _suite_spec, validate_frame
 
@@ -18,8 +17,7 @@ def _suite_check(store: Store, kind: str) -> AssetCheckResult:
     seen passing before (by id, content hash and verification) are validated: after a one-paper
     update that is the paper's, not the corpus's 80k facts. The record of passed rows is a file in
     the store directory, kept per suite; without it every row is validated."""
-    live = store.query(f"SELECT id, content_hash, verification FROM objects WHERE kind = ? AND lifecycle IN ({', '.join('?' * len(LIVE))})",
-                       [kind, *LIVE])
+    live = [(oid, h, v) for oid, _, _, h, v in store.content_hashes((kind,))]
     version = stable_hash(_suite_spec(kind))
     seen = read_record(store, f"checked_{kind}")
     passed = set(seen.get("rows", [])) if seen.get("suite") == version else set()
@@ -36,26 +34,12 @@ def _suite_check(store: Store, kind: str) -> AssetCheckResult:
     return AssetCheckResult(passed=result.success, metadata=meta | {"failed_expectations": ", ".join(failed) or "none"})
 
 
-def _unresolved_evidence(store: Store, kind: str) -> int:
-    return store.query(
-        "SELECT count(*) FROM evidence e JOIN objects o ON o.id = e.obj_id "
-        "LEFT JOIN sentences s ON s.locator = e.locator AND s.is_current "
-        "WHERE o.kind = ? AND o.lifecycle <> 'withdrawn' AND s.locator IS NULL", [kind])[0][0]
-
-
-def _dangling_refs(store: Store, kinds: tuple[str, ...]) -> int:
-    return store.query(
-        "SELECT count(*) FROM refs r JOIN objects src ON src.id = r.src_id LEFT JOIN objects dst ON dst.id = r.dst_id "
-        f"WHERE src.kind IN ({', '.join('?' * len(kinds))}) AND src.lifecycle <> 'withdrawn' AND (dst.id IS NULL OR dst.lifecycle = 'withdrawn')",
-        list(kinds))[0][0]
-
-
 @asset_check(asset="l1_facts", blocking=True,  # a failure stops L2 and L3 from building on it
              description="GX suite over current facts; every evidence locator resolves to a current sentence.")
 def facts_valid(store: StoreResource) -> AssetCheckResult:
     s = store.get()
     suite = _suite_check(s, "fact")
-    unresolved = _unresolved_evidence(s, "fact")
+    unresolved = s.unresolved_evidence("fact")
     return AssetCheckResult(passed=suite.passed and unresolved == 0,
                             metadata={**suite.metadata, "unresolved_locators": unresolved})
 
@@ -65,7 +49,7 @@ def facts_valid(store: StoreResource) -> AssetCheckResult:
 def organisation_valid(store: StoreResource) -> AssetCheckResult:
     s = store.get()
     results = {k: _suite_check(s, k) for k in ("entity", "assignment", "relation")}
-    dangling = _dangling_refs(s, ("entity", "assignment", "relation"))
+    dangling = s.dangling_refs(("entity", "assignment", "relation"))
     return AssetCheckResult(passed=all(r.passed for r in results.values()) and dangling == 0,
                             metadata={f"{k}_passed": r.passed for k, r in results.items()} | {"dangling_references": dangling})
 
@@ -74,7 +58,7 @@ def organisation_valid(store: StoreResource) -> AssetCheckResult:
 def syntheses_valid(store: StoreResource) -> AssetCheckResult:
     s = store.get()
     suite = _suite_check(s, "synthesis")
-    dangling = _dangling_refs(s, ("synthesis",))
+    dangling = s.dangling_refs(("synthesis",))
     return AssetCheckResult(passed=suite.passed and dangling == 0, severity=AssetCheckSeverity.ERROR,
                             metadata={**suite.metadata, "dangling_basis": dangling})
 

@@ -3,6 +3,8 @@ SQL stays in the store package)."""
 
 from __future__ import annotations
 
+from .object_reads import LIVE
+
 FRONT = "(section IN ('title', 'abstract') OR sid <= 6)"  # a paper's front matter: its title and abstract, or its first seven sentences
 PROSE = "is_current AND coalesce(kind, 'prose') = 'prose'"  # the current sentences views and indexes read (not captions, tables, …)
 
@@ -72,6 +74,27 @@ class CorpusReads:
         return self.query(f"SELECT paper_id, array_agg(text ORDER BY sid) FILTER (WHERE {FRONT}), "
                           "array_agg(text ORDER BY sid) FILTER (WHERE kind IN ('prose', 'caption', 'table_row', 'heading')) "
                           "FROM sentences WHERE is_current GROUP BY paper_id ORDER BY paper_id")
+
+    def live_digest(self, kinds: tuple[str, ...]) -> str:
+        """One md5 over the live objects of `kinds` (kind, id, content hash, verification, in id
+        order), computed in the database: fetching ~150k rows to hash them took ~0.8 s at 978 papers."""
+        row = "kind || ' ' || id || ' ' || coalesce(content_hash, '') || ' ' || coalesce(verification, '')"
+        return self.query(f"SELECT md5(coalesce(string_agg({row}, ';' ORDER BY kind, id), '')) FROM objects "
+                          f"WHERE kind IN ({', '.join('?' * len(kinds))}) AND lifecycle IN ({', '.join('?' * len(LIVE))})",
+                          [*kinds, *LIVE])[0][0]
+
+    def unresolved_evidence(self, kind: str) -> int:
+        """Evidence locators of live objects of `kind` that name no current sentence."""
+        return self.query("SELECT count(*) FROM evidence e JOIN objects o ON o.id = e.obj_id "
+                          "LEFT JOIN sentences s ON s.locator = e.locator AND s.is_current "
+                          "WHERE o.kind = ? AND o.lifecycle <> 'withdrawn' AND s.locator IS NULL", [kind])[0][0]
+
+    def dangling_refs(self, kinds: tuple[str, ...]) -> int:
+        """Citations from live objects of `kinds` to objects that are missing or withdrawn."""
+        return self.query(
+            "SELECT count(*) FROM refs r JOIN objects src ON src.id = r.src_id LEFT JOIN objects dst ON dst.id = r.dst_id "
+            f"WHERE src.kind IN ({', '.join('?' * len(kinds))}) AND src.lifecycle <> 'withdrawn' "
+            "AND (dst.id IS NULL OR dst.lifecycle = 'withdrawn')", list(kinds))[0][0]
 
     def fidelity_counts(self) -> dict[str, int]:
         """Live facts, those whose every locator resolves to a current sentence, those verified, and

@@ -25,3 +25,19 @@ def test_index_keys_follow_content_and_lifecycle(store, graph):  # noqa: F811
     assert marked in {oid for oid, *_ in store.content_hashes(("assignment",))}
     assert marked not in {oid for oid, *_ in store.content_hashes(("assignment",), lifecycle=("current",))}
     assert {oid for oid, *_ in store.index_keys(("sentence",), front_only=True)} == {f"P1:{i}" for i in range(0, 7)} & set(keys)
+
+
+def test_integrity_counts_and_the_live_digest(store, graph):  # noqa: F811
+    """What the asset checks and the build keys read: locators naming no current sentence, citations
+    of withdrawn objects, and one digest of the live rows that follows content and lifecycle."""
+    facts, entities = store.live_digest(("fact",)), store.live_digest(("entity",))
+    assert store.unresolved_evidence("fact") == 0 and store.dangling_refs(("synthesis", "assignment", "relation")) == 0
+    revise(store, [graph["f2"].model_copy(update={"statement": "We use second order Markov models."})])
+    assert store.live_digest(("fact",)) != facts and store.live_digest(("entity",)) == entities
+    revised = store.live_digest(("fact",))
+    withdraw(store, [graph["f3"].id], reason="test")  # the synthesis cites it as a limiting basis item
+    assert store.live_digest(("fact",)) != revised
+    assert store.dangling_refs(("synthesis",)) == 1 and store.dangling_refs(("relation",)) == 0
+    with store.transaction() as con:  # a sentence gone from the current source map (fault injection)
+        con.execute("UPDATE sentences SET is_current = false WHERE locator = 'P1:1'")
+    assert store.unresolved_evidence("fact") == 1 and store.unresolved_evidence("synthesis") == 0
