@@ -169,6 +169,34 @@ def cmd_compile(args: argparse.Namespace) -> int:
     return 0 if summary["ok"] else 1
 
 
+def cmd_index(args: argparse.Namespace) -> int:
+    """Sync the vector index, or one shard of it: a Kubernetes Indexed Job runs one pod per shard
+    (configs/deploy/kubernetes/index-job.yaml), the shard from JOB_COMPLETION_INDEX."""
+    import os
+
+    from .index.embed import make_embedder
+    from .index.sync import sync_index
+    from .index.vectors import open_index
+    from .settings import settings
+
+    env = settings()
+    shard = args.shard if args.shard is not None else int(os.environ.get("JOB_COMPLETION_INDEX", "0"))
+    if not 0 <= shard < args.shards:
+        raise ValueError(f"shard {shard} of {args.shards}: a shard is 0 to {args.shards - 1}")
+    if args.shards > 1 and not env.qdrant_url:
+        raise ValueError("shards build one index together on a Qdrant server (set SCHOLARSTACK_QDRANT_URL); "
+                         "the embedded index in the store takes one writer")
+    store = _store(args)
+    meta = sync_index(store, open_index(store.home, env.qdrant_url), make_embedder(env.embedder, store.home),
+                      progress=not args.json, shard=shard, shards=args.shards)
+    if args.json:
+        _print_json(meta)
+    else:
+        print(f"index {meta['collection']} (shard {meta['shard']}; {meta['sentences']} sentences): {meta['indexed']} embedded, "
+              f"{meta['deleted']} deleted, {meta['total']} in the shard, {meta['seconds']} s")
+    return 0
+
+
 def cmd_demo(args: argparse.Namespace) -> int:
     from .demo import run_demo
 
@@ -572,6 +600,7 @@ EXAMPLES = {  # shown under each command's --help
     "search": ['scholarstack search "unsupervised POS tagging" --reranker ensemble', "scholarstack search --paper paper.pdf --depth 2 --budget 100"],
     "idea": ['scholarstack idea "weather forecasting" --controller learned'],
     "eval": ["scholarstack eval claims --limit 50", "scholarstack eval retrieval --json"],
+    "index": ["scholarstack index", "SCHOLARSTACK_QDRANT_URL=http://qdrant:6333 scholarstack index --shards 64 --shard 0"],
     "sweep": ["scholarstack sweep ci"],
     "report": ["scholarstack report --sweep ci"],
 }
@@ -632,6 +661,9 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--papers", nargs="*", default=None, help="only these paper ids (default: all ingested)")
     sp.add_argument("--workers", type=positive_int, default=1,
                     help="compile papers in this many processes (a PostgreSQL store only; DuckDB has one writer)")
+    sp = add("index", cmd_index, "sync the vector index with the store (what `compile` does last), or one shard of it")
+    sp.add_argument("--shards", type=positive_int, default=1, help="split the documents into N shards (needs a Qdrant server)")
+    sp.add_argument("--shard", type=int, default=None, help="this run's shard, 0 to N-1 (default: $JOB_COMPLETION_INDEX or 0)")
     sp = add("demo", cmd_demo, "ingest the bundled sample, compile it through L3 and print what it produced")
     sp.add_argument("--backend", choices=["offline", "openai"], default="offline")
     sp = add("retrieve", cmd_retrieve, "hybrid retrieval over the compiled layers, rendered under a budget")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import sys
 import time
+import zlib
 from typing import Any, Literal
 
 from ..models.text import INDEX_TEXT_VERSION, INDEXED_KINDS, index_text
@@ -49,16 +50,30 @@ def _texts(store: Store, wanted: list[tuple[str, str]]) -> dict[str, str]:
     return out
 
 
+def in_shard(oid: str, shard: int, shards: int) -> bool:
+    """Whether document `oid` is shard `shard`'s of `shards` (by a stable hash of its id, so a
+    withdrawn document is deleted by the shard that embedded it)."""
+    return shards == 1 or zlib.crc32(oid.encode()) % shards == shard
+
+
 def sync_index(store: Store, index: VectorIndex, embedder: Embedder, kinds: tuple[str, ...] = INDEXED_KINDS,
-               batch: int = 2048, progress: bool = False, sentences: Literal["front", "all"] | None = None) -> dict[str, Any]:
+               batch: int = 2048, progress: bool = False, sentences: Literal["front", "all"] | None = None,
+               shard: int = 0, shards: int = 1) -> dict[str, Any]:
     """Embed what is new or changed, delete what left (sentences no longer chosen included);
-    `sentences`: which sentences to embed (default: `settings().index_sentences`)."""
+    `sentences`: which sentences to embed (default: `settings().index_sentences`). `shard` of
+    `shards`: only that share of the documents, so several machines can build one index on a
+    Qdrant server together (`scholarstack index --shards N`)."""
+    if not 0 <= shard < shards:
+        raise ValueError(f"shard {shard} of {shards}: a shard is 0 to {shards - 1}")
+    if shards > 1 and getattr(embedder, "fit", None) is not None:
+        raise ValueError(f"the {embedder.name} embedder is fitted on the whole collection: shards would fit "
+                         "different vocabularies (sync it unsharded, or use minilm)")
     started = time.perf_counter()
     coll = collection_for(embedder)
     sentences = sentences or settings().index_sentences
     want = {oid: (kind, paper, f"{(key or '')[:16]}.{INDEX_TEXT_VERSION}")
-            for oid, kind, paper, key in store.index_keys(kinds, front_only=sentences == "front")}
-    have = index.ids(coll)
+            for oid, kind, paper, key in store.index_keys(kinds, front_only=sentences == "front") if in_shard(oid, shard, shards)}
+    have = {oid: key for oid, key in index.ids(coll).items() if in_shard(oid, shard, shards)}
     todo = [oid for oid, (_, _, key) in want.items() if have.get(oid) != key]
     gone = [oid for oid in have if oid not in want]
     if gone:
@@ -74,4 +89,5 @@ def sync_index(store: Store, index: VectorIndex, embedder: Embedder, kinds: tupl
         index.upsert(coll, ids, embedder.encode([texts[oid] for oid in ids]),
                      [{"kind": want[oid][0], "paper_id": want[oid][1], "hash": want[oid][2]} for oid in ids])
     return {"indexed": len(todo), "deleted": len(gone), "total": len(want), "collection": coll,
-            "embedder": embedder.name, "sentences": sentences, "seconds": round(time.perf_counter() - started, 2)}
+            "embedder": embedder.name, "sentences": sentences, "shard": f"{shard} of {shards}",
+            "seconds": round(time.perf_counter() - started, 2)}

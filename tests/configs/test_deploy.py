@@ -150,3 +150,21 @@ def test_the_code_location_loads_with_runs_per_papers(monkeypatch):
     policies = ast.literal_eval(out.stdout.strip().splitlines()[-1])
     assert set(policies) == {"source_maps", "l1_facts"}
     assert set(policies.values()) == {"BackfillPolicy.multi_run(max_partitions_per_run=200)"}
+
+
+def test_the_index_job_runs_one_shard_per_pod(monkeypatch):
+    """The first index of a large corpus: an Indexed Job whose pods each sync one shard into the
+    Qdrant server the config map names; its command is one the CLI accepts, shards as many as pods."""
+    from scholarstack.cli import build_parser
+
+    job = _load("index-job.yaml")
+    spec = job["spec"]
+    pod = spec["template"]["spec"]
+    container = pod["containers"][0]
+    args = build_parser().parse_args(container["command"][1:])
+    assert job["kind"] == "Job" and spec["completionMode"] == "Indexed"
+    assert spec["completions"] == spec["parallelism"] == args.shards > 1 and args.shard is None  # the shard: JOB_COMPLETION_INDEX
+    assert container["command"][0] == "scholarstack" and args.command == "index"
+    assert {"configMapRef": {"name": _load("scholarstack-env.yaml")["metadata"]["name"]}} in container["envFrom"]
+    assert _load("scholarstack-env.yaml")["data"]["SCHOLARSTACK_QDRANT_URL"].startswith("http")  # shards need the server
+    assert pod["serviceAccountName"] == _load("dagster-values.yaml")["global"]["serviceAccountName"]

@@ -159,3 +159,22 @@ def test_search_ranks_with_the_learned_judge_offline(tmp_path, capsys):
     code, out, _ = run(capsys, "search", "unsupervised part-of-speech tagging", "--depth", "1", "--budget", "40",
                        "--reranker", "lexical", "--store", str(tmp_path / "s"))
     assert code == 0 and "ranked by: lexical" in out
+
+
+def test_index_syncs_the_store_and_refuses_shards_it_cannot_build(store, capsys, monkeypatch):
+    register(store, paper())
+    register_many(store, [fact(1)])
+    home = str(store.home)
+    monkeypatch.setenv("SCHOLARSTACK_EMBEDDER", "tfidf")
+    monkeypatch.delenv("SCHOLARSTACK_QDRANT_URL", raising=False)
+    code, _, err = run(capsys, "index", "--store", home, "--shards", "2")
+    assert code == 2 and err.count("\n") == 1 and "Qdrant server" in err  # parallel writers need a server, not the embedded index
+    monkeypatch.setenv("JOB_COMPLETION_INDEX", "5")  # an Indexed Job's pod names its shard
+    code, _, err = run(capsys, "index", "--store", home, "--shards", "4")
+    assert code == 2 and "a shard is 0 to 3" in err
+    monkeypatch.delenv("JOB_COMPLETION_INDEX")
+    code, out, _ = run(capsys, "index", "--store", home, "--json")
+    meta = json.loads(out)
+    assert code == 0 and meta["indexed"] == meta["total"] == 3 + 1 and meta["shard"] == "0 of 1"  # three sentences, one fact
+    code, out, _ = run(capsys, "index", "--store", home)
+    assert code == 0 and "0 embedded, 0 deleted, 4 in the shard" in out

@@ -99,3 +99,33 @@ def test_sync_embeds_the_front_matter_unless_told_all(store):
     assert sync_index(store, ix, emb, sentences="all")["indexed"] == 4 and sentences() == set(range(1, 11))
     back = sync_index(store, ix, emb, sentences="front")
     assert back["deleted"] == 4 and back["indexed"] == 0 and sentences() == set(range(1, 7))
+
+
+def test_shards_build_the_index_one_sync_builds(store):
+    """Shards split the documents by id: together they hold what one sync holds, and a withdrawn
+    document is deleted by the shard that embedded it, never by another."""
+    from scholarstack.index.sync import in_shard
+    from scholarstack.store import withdraw
+
+    words = "taggers parsers treebanks lexicons grammars corpora alignments lattices".split()
+    register_many(store, [paper(texts=[f"Sentence {i} is about {w}." for i, w in enumerate(words, 1)])])
+    facts = [fact(1), fact(2, type="method_description"), fact(3, subject="Maximum Entropy tagger")]
+    register_many(store, facts)
+    emb = MiniLMEmbedder()
+    one, many = EdgeIndex(store.home / "one"), EdgeIndex(store.home / "many")
+    whole = sync_index(store, one, emb)
+    parts = [sync_index(store, many, emb, shard=i, shards=3) for i in range(3)]
+    assert sum(p["total"] for p in parts) == whole["total"] == 6 + 3 and all(0 < p["indexed"] < whole["total"] for p in parts)
+    coll = collection_for(emb)
+    assert many.ids(coll) == one.ids(coll)
+    gone = facts[1].id
+    owner = next(i for i in range(3) if in_shard(gone, i, 3))
+    withdraw(store, [gone], reason="test")
+    assert [sync_index(store, many, emb, shard=i, shards=3)["deleted"] for i in range(3) if i != owner] == [0, 0]
+    assert gone in many.ids(coll)
+    assert sync_index(store, many, emb, shard=owner, shards=3)["deleted"] == 1 and gone not in many.ids(coll)
+    with pytest.raises(ValueError, match="a shard is 0 to 2"):
+        sync_index(store, many, emb, shard=3, shards=3)
+    with pytest.raises(ValueError, match="fitted on the whole collection"):
+        sync_index(store, many, TfidfSvdEmbedder(store.home / "vectors" / "tfidf.pkl", dim=8), shard=0, shards=2)
+    vectors.SHARDS.close_idle(idle=0)
