@@ -186,7 +186,7 @@ def cmd_index(args: argparse.Namespace) -> int:
     if args.shards > 1 and not env.qdrant_url:
         raise ValueError("shards build one index together on a Qdrant server (set SCHOLARSTACK_QDRANT_URL); "
                          "the embedded index in the store takes one writer")
-    store = _store(args)
+    store = _store(args, read_only=True)  # the sync reads the store and writes only the index
     meta = sync_index(store, open_index(store.home, env.qdrant_url), make_embedder(env.embedder, store.home),
                       progress=not args.json, shard=shard, shards=args.shards)
     if args.json:
