@@ -59,6 +59,7 @@ bench: $(STAMP)  # STORE=DIR (a compiled store) adds the view latency, sparse re
 	@if [ -n "$(STORE)" ]; then $(BIN)/python -m benchmarks.view_latency --store "$(STORE)"; else echo "view latency: skipped (give STORE=DIR, a compiled store)"; fi
 	@if [ -n "$(STORE)" ]; then $(BIN)/python -m benchmarks.sparse_bench --store "$(STORE)"; else echo "sparse retrieval: skipped (give STORE=DIR, a store with the ACL papers)"; fi
 	@if [ -n "$(STORE)" ]; then $(BIN)/python -m benchmarks.index_bench --store "$(STORE)"; else echo "what the index embeds: skipped (give STORE=DIR, a store with the ACL papers)"; fi
+	@if [ -n "$(STORE)" ]; then $(BIN)/python -m benchmarks.shard_bench --store "$(STORE)"; else echo "index shards: skipped (give STORE=DIR, a compiled store)"; fi
 
 models: $(STAMP)  # retrain the committed weights of the learned offline models from ../shared/data
 	$(BIN)/python -c "from dagster import materialize; from assets.models import claim_verifier, evidence_localiser, retrieval_query_adapter, scirex_doc_entities, scirex_mention_tagger, search_relevance_judge; \
