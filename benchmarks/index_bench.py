@@ -23,6 +23,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from benchmarks import save
+
 LAYER_SETS = (("fact", "entity", "synthesis", "sentence"), ("fact", "sentence"), ("sentence",))
 
 
@@ -99,11 +101,7 @@ def main() -> None:
     ap.add_argument("--out", default="bench_out")
     args = ap.parse_args()
     rows = run(args.store, args.queries, tuple(args.choices))
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "index_bench.json").write_text(json.dumps(rows, indent=2))
-    (out / "index_bench.md").write_text(table(rows) + "\n")
-    print(table(rows))
+    save(args.out, "index_bench", rows, table(rows))
 
 
 if __name__ == "__main__":

@@ -12,11 +12,12 @@ slowest shard), and checks that the shards together hold exactly what the one sy
 from __future__ import annotations
 
 import argparse
-import json
 import shutil
 import tempfile
 import time
 from pathlib import Path
+
+from benchmarks import save
 
 
 def run(store_dir: str | Path, shards: int = 4) -> dict:
@@ -73,11 +74,7 @@ def main() -> None:
     ap.add_argument("--out", default="bench_out")
     args = ap.parse_args()
     result = run(args.store, args.shards)
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "shard_bench.json").write_text(json.dumps(result, indent=2))
-    (out / "shard_bench.md").write_text(table(result) + "\n")
-    print(table(result))
+    save(args.out, "shard_bench", result, table(result))
 
 
 if __name__ == "__main__":
