@@ -22,26 +22,24 @@ from benchmarks import save
 
 def run(store_dir: str | Path, shards: int = 4) -> dict:
     from scholarstack.index.embed import MiniLMEmbedder
-    from scholarstack.index.sync import collection_for, sync_index
+    from scholarstack.index.sync import sync_index
     from scholarstack.index.vectors import SHARDS, EdgeIndex
     from scholarstack.store import Store
 
     store = Store(Path(store_dir), read_only=True)
-    embedder = MiniLMEmbedder()
-    embedder.encode(["load the model before timing"])
+    MiniLMEmbedder().encode(["load the model before timing"])  # the model is loaded once per process
     folder = Path(tempfile.mkdtemp(prefix="shard-bench-"))
     try:
         one, many = EdgeIndex(folder / "one"), EdgeIndex(folder / "many")
         t0 = time.perf_counter()
-        whole = sync_index(store, one, embedder, progress=True)
+        whole = sync_index(store, one, MiniLMEmbedder(), progress=True)
         whole_s = time.perf_counter() - t0
         parts = []
-        for i in range(shards):
-            embedder._cache.clear()  # every shard embeds its own documents, as on its own machine
+        for i in range(shards):  # each with an embedder of its own (an empty text cache), as on its own machine
             t0 = time.perf_counter()
-            meta = sync_index(store, many, embedder, shard=i, shards=shards, progress=True)
+            meta = sync_index(store, many, MiniLMEmbedder(), shard=i, shards=shards, progress=True)
             parts.append({"shard": i, "documents": meta["indexed"], "seconds": round(time.perf_counter() - t0, 1)})
-        coll = collection_for(embedder)
+        coll = whole["collection"]
         same = one.ids(coll) == many.ids(coll)
     finally:
         SHARDS.close_idle(idle=0)

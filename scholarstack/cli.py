@@ -175,14 +175,13 @@ def cmd_index(args: argparse.Namespace) -> int:
     import os
 
     from .index.embed import make_embedder
-    from .index.sync import sync_index
+    from .index.sync import check_shard, sync_index
     from .index.vectors import open_index
     from .settings import settings
 
     env = settings()
     shard = args.shard if args.shard is not None else int(os.environ.get("JOB_COMPLETION_INDEX", "0"))
-    if not 0 <= shard < args.shards:
-        raise ValueError(f"shard {shard} of {args.shards}: a shard is 0 to {args.shards - 1}")
+    check_shard(shard, args.shards)  # before the server check: a pod given a wrong index says so first
     if args.shards > 1 and not env.qdrant_url:
         raise ValueError("shards build one index together on a Qdrant server (set SCHOLARSTACK_QDRANT_URL); "
                          "the embedded index in the store takes one writer")

@@ -50,6 +50,11 @@ def _texts(store: Store, wanted: list[tuple[str, str]]) -> dict[str, str]:
     return out
 
 
+def check_shard(shard: int, shards: int) -> None:
+    if not 0 <= shard < shards:
+        raise ValueError(f"shard {shard} of {shards}: a shard is 0 to {shards - 1}")
+
+
 def in_shard(oid: str, shard: int, shards: int) -> bool:
     """Whether document `oid` is shard `shard`'s of `shards` (by a stable hash of its id, so a
     withdrawn document is deleted by the shard that embedded it)."""
@@ -63,9 +68,9 @@ def sync_index(store: Store, index: VectorIndex, embedder: Embedder, kinds: tupl
     `sentences`: which sentences to embed (default: `settings().index_sentences`). `shard` of
     `shards`: only that share of the documents, so several machines can build one index on a
     Qdrant server together (`scholarstack index --shards N`)."""
-    if not 0 <= shard < shards:
-        raise ValueError(f"shard {shard} of {shards}: a shard is 0 to {shards - 1}")
-    if shards > 1 and getattr(embedder, "fit", None) is not None:
+    check_shard(shard, shards)
+    fit = getattr(embedder, "fit", None)
+    if shards > 1 and fit is not None:
         raise ValueError(f"the {embedder.name} embedder is fitted on the whole collection: shards would fit "
                          "different vocabularies (sync it unsharded, or use minilm)")
     started = time.perf_counter()
@@ -78,7 +83,6 @@ def sync_index(store: Store, index: VectorIndex, embedder: Embedder, kinds: tupl
     gone = [oid for oid in have if oid not in want]
     if gone:
         index.delete(coll, gone)
-    fit = getattr(embedder, "fit", None)
     if fit is not None and getattr(embedder, "_model", True) is None and want:
         fit([t for t, _ in documents(store, kinds, sentences).values()])  # TF-IDF: fit once on the whole collection
     from tqdm import tqdm

@@ -3,16 +3,12 @@
 from __future__ import annotations
 
 from benchmarks.shard_bench import run, summarise, table
-from scholarstack.store import register_many
-from tests.scholarstack.store.test_registry import fact, paper
+from tests.scholarstack.index.test_index import eight_sentences_and_three_facts
 
 
 def test_shards_split_the_documents_and_hold_what_one_sync_holds(store):
-    words = "taggers parsers treebanks lexicons grammars corpora alignments lattices".split()
-    register_many(store, [paper(texts=[f"Sentence {i} is about {w}." for i, w in enumerate(words, 1)])])
-    register_many(store, [fact(1), fact(2, type="method_description"), fact(3, subject="Maximum Entropy tagger")])
-    home = store.home
-    r = run(home, shards=2)
+    eight_sentences_and_three_facts(store)
+    r = run(store.home, shards=2)
     assert r["documents"] == 6 + 3 and sum(p["documents"] for p in r["per_shard"]) == 9 and r["shards_hold_what_one_sync_holds"]
     assert table(r).splitlines()[2].startswith("| one sync | 9 |")
 

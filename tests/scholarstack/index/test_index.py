@@ -101,16 +101,22 @@ def test_sync_embeds_the_front_matter_unless_told_all(store):
     assert back["deleted"] == 4 and back["indexed"] == 0 and sentences() == set(range(1, 7))
 
 
+def eight_sentences_and_three_facts(store) -> list:
+    """A paper of eight sentences (six of them front matter) and three facts on it: nine documents to shard."""
+    words = "taggers parsers treebanks lexicons grammars corpora alignments lattices".split()
+    register_many(store, [paper(texts=[f"Sentence {i} is about {w}." for i, w in enumerate(words, 1)])])
+    facts = [fact(1), fact(2, type="method_description"), fact(3, subject="Maximum Entropy tagger")]
+    register_many(store, facts)
+    return facts
+
+
 def test_shards_build_the_index_one_sync_builds(store):
     """Shards split the documents by id: together they hold what one sync holds, and a withdrawn
     document is deleted by the shard that embedded it, never by another."""
     from scholarstack.index.sync import in_shard
     from scholarstack.store import withdraw
 
-    words = "taggers parsers treebanks lexicons grammars corpora alignments lattices".split()
-    register_many(store, [paper(texts=[f"Sentence {i} is about {w}." for i, w in enumerate(words, 1)])])
-    facts = [fact(1), fact(2, type="method_description"), fact(3, subject="Maximum Entropy tagger")]
-    register_many(store, facts)
+    facts = eight_sentences_and_three_facts(store)
     emb = MiniLMEmbedder()
     one, many = EdgeIndex(store.home / "one"), EdgeIndex(store.home / "many")
     whole = sync_index(store, one, emb)
