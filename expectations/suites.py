@@ -13,6 +13,7 @@ from typing import Any
 
 import pandas as pd
 
+from scholarstack.bulk import long_lived
 from scholarstack.models import FactType, ResearchObject
 
 FACT_TYPES = [t.value for t in FactType]
@@ -68,12 +69,12 @@ def _suite_spec(kind: str) -> list[tuple[str, dict[str, Any]]]:
 
 @functools.cache
 def _context():
-    import great_expectations as gx
+    with long_lived():  # Great Expectations imports ~3,000 modules: see bulk.long_lived
+        import great_expectations as gx
+        from great_expectations.data_context.types.base import ProgressBarsConfig
 
-    from great_expectations.data_context.types.base import ProgressBarsConfig
-
-    ctx = gx.get_context(mode="ephemeral")
-    ctx.variables.progress_bars = ProgressBarsConfig(globally=False, metric_calculations=False)
+        ctx = gx.get_context(mode="ephemeral")
+        ctx.variables.progress_bars = ProgressBarsConfig(globally=False, metric_calculations=False)
     return ctx
 
 

@@ -150,12 +150,15 @@ def compile_store(store_home: str | None, backend: str = "offline", papers: list
     """Source maps and L1 per paper, then L2, L3, recheck and the index. `workers` > 1 (PostgreSQL
     stores only: DuckDB has one writer) compiles the papers in that many worker processes, each a
     Dagster run over its own contiguous range of partitions; the organisation runs once after."""
-    from dagster import materialize
+    from scholarstack.bulk import long_lived
 
-    from assets.partitions import paper_partitions
-    from orchestration.graph import ASSETS, CHECKS
-    from scholarstack.ingest.catalog import raw_paper_ids
-    from scholarstack.store import Store
+    with long_lived():  # Dagster and the asset graph stay for the process (bulk.long_lived)
+        from dagster import materialize
+
+        from assets.partitions import paper_partitions
+        from orchestration.graph import ASSETS, CHECKS
+        from scholarstack.ingest.catalog import raw_paper_ids
+        from scholarstack.store import Store
 
     store = Store(store_home)
     if workers > 1 and not store.postgres:

@@ -20,3 +20,15 @@ def paused_gc() -> Iterator[None]:
     finally:
         if enabled:
             gc.enable()
+
+
+@contextmanager
+def long_lived() -> Iterator[None]:
+    """Load what the process keeps to its end (a library's modules, a model, the L2 memo) with the
+    collector paused, then move every object then alive out of its view (`gc.freeze`): each later
+    full collection would otherwise rescan them all. Reference counting still frees them; only
+    cycles made before the freeze stay until exit. A one-paper update at 978 papers spent ~4 s of
+    its ~28 in such scans, mostly while importing Great Expectations and after loading the memo."""
+    with paused_gc():
+        yield
+    gc.freeze()

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from ..bulk import paused_gc
+from ..bulk import long_lived, paused_gc
 from ..models import Assignment, Entity, EntityType, Fact, Relation
 from ..models.common import stable_hash
 
@@ -164,13 +164,14 @@ class OrganisationMemo:
             if last is not None and last[0] == stamp:
                 memo = last[1]
             else:
-                with open(path, "rb") as fh, paused_gc():
-                    version, memo = pickle.load(fh)
-                if version != MEMO_VERSION or not isinstance(memo, cls):
-                    return cls(settings or "")
-                if settings is not None and memo.settings != settings:
-                    return cls(settings)  # its facts table is not read: another settings' entries are never used
-                memo.facts = _load_facts(_facts_dir(path, memo.settings))
+                with long_lived():  # the memo is kept for the process (in _LAST): see bulk.long_lived
+                    with open(path, "rb") as fh:
+                        version, memo = pickle.load(fh)
+                    if version != MEMO_VERSION or not isinstance(memo, cls):
+                        return cls(settings or "")
+                    if settings is not None and memo.settings != settings:
+                        return cls(settings)  # its facts table is not read: another settings' entries are never used
+                    memo.facts = _load_facts(_facts_dir(path, memo.settings))
                 _LAST.clear()
                 _LAST[path] = (stamp, memo)
         except (OSError, EOFError, pickle.UnpicklingError, AttributeError, ImportError, ValueError, TypeError):

@@ -23,6 +23,8 @@ from typing import Any, Iterable
 
 import numpy as np
 
+from ..bulk import long_lived
+
 TYPES = ("Method", "Task", "Metric", "Material")
 TAGS = ("O",) + tuple(f"{p}-{t}" for t in TYPES for p in ("B", "I"))
 WEIGHTS = Path(__file__).parent / "weights" / "mention_tagger.pt"
@@ -223,13 +225,14 @@ def _pad(mats: list[np.ndarray]) -> np.ndarray:
 @lru_cache(maxsize=1)
 def load(path: Path = WEIGHTS) -> MentionTagger:
     """The committed tagger, loaded once per process."""
-    import torch
-
     if not path.exists():
         raise FileNotFoundError(f"{path}: mention tagger weights missing; run `make models` to train them")
-    state = torch.load(path, map_location="cpu", weights_only=True)
-    net = _net()
-    net.load_state_dict({k: v.float() for k, v in state.items()})
+    with long_lived():  # torch and the net stay for the process (bulk.long_lived)
+        import torch
+
+        state = torch.load(path, map_location="cpu", weights_only=True)
+        net = _net()
+        net.load_state_dict({k: v.float() for k, v in state.items()})
     return MentionTagger(net)
 
 
