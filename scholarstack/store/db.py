@@ -334,11 +334,17 @@ class Store(CorpusReads, ObjectReads):
     @staticmethod
     def with_id_table(con: duckdb.DuckDBPyConnection, name: str, ids: Iterable[str]) -> None:
         """(Re)register a one-column arrow table of ids for joins; avoids giant IN lists."""
+        Store.with_text_table(con, name, {"id": sorted(set(ids))})
+
+    @staticmethod
+    def with_text_table(con: duckdb.DuckDBPyConnection, name: str, columns: dict[str, list[str | None]]) -> None:
+        """(Re)register an arrow table of text columns for joins and `UPDATE ... FROM` (one statement,
+        not one a row)."""
         try:
             con.unregister(name)
         except Exception:  # not registered yet
             pass
-        con.register(name, pa.table({"id": pa.array(sorted(set(ids)), type=pa.string())}))
+        con.register(name, pa.table({c: pa.array(v, type=pa.string()) for c, v in columns.items()}))
 
     # -- reads used everywhere ---------------------------------------------------------------
     def json_text(self, column: str, *keys: str) -> str:

@@ -9,6 +9,7 @@ from typing import Any
 
 from ..bulk import paused_gc
 from ..models import ResearchObject, load_object
+from .schema import marks
 
 LIVE = ("current", "needs_recheck")  # the lifecycles of an object that stands (marked or not)
 STAMP_COLUMNS = ("version", "lifecycle", "content_hash", "updated_at")
@@ -130,7 +131,7 @@ class ObjectReads:
         return [r[0] for r in self.query("SELECT locator FROM evidence WHERE obj_id = ?", [obj_id])]
 
     def objects(self, kind: str, lifecycle: tuple[str, ...] = LIVE, paper_id: str | None = None) -> list[dict[str, Any]]:
-        sql = f"SELECT * FROM objects WHERE kind = ? AND lifecycle IN ({', '.join('?' * len(lifecycle))})"
+        sql = f"SELECT * FROM objects WHERE kind = ? AND lifecycle IN ({marks(lifecycle)})"
         params: list[Any] = [kind, *lifecycle]
         if paper_id is not None:
             sql += " AND paper_id = ?"
@@ -148,8 +149,8 @@ class ObjectReads:
         if not kinds:
             return []
         return [tuple(r) for r in self.query(
-            f"SELECT id, kind, coalesce(paper_id, ''), content_hash, verification FROM objects WHERE kind IN ({', '.join('?' * len(kinds))}) "
-            f"AND lifecycle IN ({', '.join('?' * len(lifecycle))}) ORDER BY id", [*kinds, *lifecycle])]
+            f"SELECT id, kind, coalesce(paper_id, ''), content_hash, verification FROM objects WHERE kind IN ({marks(kinds)}) "
+            f"AND lifecycle IN ({marks(lifecycle)}) ORDER BY id", [*kinds, *lifecycle])]
 
     def current_models(self, kind: str, ids: Iterable[str] | None = None) -> list:
         """The current (and needs-recheck) objects of `kind` (of them, those in `ids`) as typed models, by id. Each is parsed

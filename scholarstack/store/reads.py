@@ -4,6 +4,7 @@ SQL stays in the store package)."""
 from __future__ import annotations
 
 from .object_reads import LIVE
+from .schema import marks
 
 FRONT = "(section IN ('title', 'abstract') OR sid <= 6)"  # a paper's front matter: its title and abstract, or its first seven sentences
 PROSE = "is_current AND coalesce(kind, 'prose') = 'prose'"  # the current sentences views and indexes read (not captions, tables, …)
@@ -80,7 +81,7 @@ class CorpusReads:
         order), computed in the database: fetching ~150k rows to hash them took ~0.8 s at 978 papers."""
         row = "kind || ' ' || id || ' ' || coalesce(content_hash, '') || ' ' || coalesce(verification, '')"
         return self.query(f"SELECT md5(coalesce(string_agg({row}, ';' ORDER BY kind, id), '')) FROM objects "
-                          f"WHERE kind IN ({', '.join('?' * len(kinds))}) AND lifecycle IN ({', '.join('?' * len(LIVE))})",
+                          f"WHERE kind IN ({marks(kinds)}) AND lifecycle IN ({marks(LIVE)})",
                           [*kinds, *LIVE])[0][0]
 
     def unresolved_evidence(self, kind: str) -> int:
@@ -93,7 +94,7 @@ class CorpusReads:
         """Citations from live objects of `kinds` to objects that are missing or withdrawn."""
         return self.query(
             "SELECT count(*) FROM refs r JOIN objects src ON src.id = r.src_id LEFT JOIN objects dst ON dst.id = r.dst_id "
-            f"WHERE src.kind IN ({', '.join('?' * len(kinds))}) AND src.lifecycle <> 'withdrawn' "
+            f"WHERE src.kind IN ({marks(kinds)}) AND src.lifecycle <> 'withdrawn' "
             "AND (dst.id IS NULL OR dst.lifecycle = 'withdrawn')", list(kinds))[0][0]
 
     def fidelity_counts(self) -> dict[str, int]:

@@ -240,11 +240,12 @@ def _write(store: Store, con, run_id: str, now: datetime, writes, clears, reject
         store.insert_rows(con, "refs", ["src_id", "dst_id", "role"], ref_rows)
         store.insert_rows(con, "evidence", ["obj_id", "locator"], ev_rows)
         store.insert_rows(con, "sentences", SENTENCE_COLUMNS, sent_rows)
+    if clears:  # one statement for all (a rebuild after a revision re-registers hundreds unchanged)
+        store.with_text_table(con, "_clear", {"id": list(clears), "verification": [o.verification.value for o in clears.values()],
+                                              "note": [o.verification_note for o in clears.values()]})
+        sql(con, "UPDATE objects SET lifecycle = 'current', recheck_cause = NULL, verification = _clear.verification, "
+                 "verification_note = _clear.note, updated_at = ? FROM _clear WHERE objects.id = _clear.id", [now])
     for oid, obj in clears.items():
-        sql(con, 
-            "UPDATE objects SET lifecycle = 'current', recheck_cause = NULL, verification = ?, verification_note = ?, updated_at = ? WHERE id = ?",
-            [obj.verification.value, obj.verification_note, now, oid],
-        )
         events.append((now, run_id, "reverified", oid, None, f"re-registered unchanged; verification {obj.verification.value}"))
     store.insert_events(con, events)
     store.insert_rows(con, "rejections", ["ts", "run_id", "kind", "candidate_id", "reason", "producer", "data"], rejection_rows)

@@ -50,3 +50,8 @@ VERSION_COLUMNS = [
 SENTENCE_COLUMNS = [
     "locator", "paper_id", "sid", "paper_version", "section", "start_char", "end_char", "text", "is_current", "kind",
 ]
+
+
+def marks(values) -> str:
+    """`?, ?, ?`: one placeholder per value, for an `IN (...)` list."""
+    return ", ".join("?" * len(values))

@@ -151,6 +151,19 @@ def test_recheck_clears_and_records_result(store, graph):
     assert any(e["event"] == "rechecked" for e in store.events_for(graph["asg"].id))
 
 
+def test_reregistering_marked_objects_unchanged_clears_them_together(store, graph):
+    # A rebuild after a revision produces its marked objects again unchanged: one statement clears them all.
+    revise(store, [graph["f2"].model_copy(update={"statement": "We use second order Markov models."})])
+    report = register_many(store, [graph["asg"], graph["syn"]])
+    assert sorted(o.status for o in report.outcomes) == ["reused", "reused"]
+    for key in ("asg", "syn"):
+        row = store.get_row(graph[key].id)
+        assert row["lifecycle"] == "current" and row["recheck_cause"] is None
+        assert any(e["event"] == "reverified" for e in store.events_for(graph[key].id))
+    assert store.status()["needs_recheck"] == 0
+    assert store.get_row(graph["rel"].id)["lifecycle"] == "current"  # what was not marked is untouched
+
+
 def test_withdrawal_propagates_and_recheck_fails_dangling(store, graph):
     assert withdraw(store, [graph["f3"].id], reason="retracted") == 1
     assert store.get_row(graph["f3"].id)["lifecycle"] == "withdrawn"
