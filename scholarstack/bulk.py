@@ -27,8 +27,8 @@ def long_lived() -> Iterator[None]:
     """Load what the process keeps to its end (a library's modules, a model, the L2 memo) with the
     collector paused, then move every object then alive out of its view (`gc.freeze`): each later
     full collection would otherwise rescan them all. Reference counting still frees them; only
-    cycles made before the freeze stay until exit. A one-paper update at 978 papers spent ~4 s of
-    its ~28 in such scans, mostly while importing Great Expectations and after loading the memo."""
+    cycles made before the freeze stay until exit. A one-paper update at 977 papers spent 4.3-5.6 s
+    in such scans, mostly while importing Great Expectations and after loading the memo; 0.9-1.0 s now."""
     with paused_gc():
         yield
     gc.freeze()
