@@ -203,11 +203,11 @@ def _paper_file(directory: Path, paper_id: str) -> Path:
 
 
 def _load_facts(directory: Path) -> dict:
+    """The facts table (read inside `OrganisationMemo.load`'s `long_lived`, which pauses the collector)."""
     facts: dict = {}
-    with paused_gc():
-        for file in sorted(directory.glob("*.pickle")):
-            with open(file, "rb") as fh:
-                facts |= pickle.load(fh)
+    for file in sorted(directory.glob("*.pickle")):
+        with open(file, "rb") as fh:
+            facts |= pickle.load(fh)
     return facts
 
 
