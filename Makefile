@@ -54,6 +54,7 @@ dev: $(STAMP)
 bench: $(STAMP)  # STORE=DIR (a compiled store) adds the view latency, sparse retrieval and index-choice benchmarks
 	$(BIN)/python -m benchmarks.registry_bench
 	$(BIN)/python -m benchmarks.compile_bench --stores duckdb postgres postgres:2
+	$(BIN)/python -m benchmarks.compile_bench --sizes 978 --index --out bench_out/with_index  # the default compile, index included (~40 min)
 	$(BIN)/python -m benchmarks.projection  # a 1M-paper corpus, from the two runs above
 	$(BIN)/python -m benchmarks.vector_bench --hnsw  # Qdrant Edge at 200k vectors (the HNSW build takes minutes)
 	@if [ -n "$(STORE)" ]; then $(BIN)/python -m benchmarks.view_latency --store "$(STORE)"; else echo "view latency: skipped (give STORE=DIR, a compiled store)"; fi

@@ -5,9 +5,10 @@ full compile through L3 and the recheck, then two one-paper updates (one sentenc
 edited, re-ingested, its partition recompiled, L2/L3/recheck rerun) against the full compile: one
 that changes no fact (L2 and L3 stand) and one that changes a fact (they rebuild).
 Configurations: `duckdb` (the embedded default), `postgres` (a throwaway local server) and
-`postgres:N` (N worker processes compiling papers).
+`postgres:N` (N worker processes compiling papers). `--index` compiles as `scholarstack compile` does by
+default, the vector index included, and so do the updates.
 
-    .venv/bin/python -m benchmarks.compile_bench [--sizes 10 100 978] [--stores duckdb postgres postgres:2] [--out bench_out]
+    .venv/bin/python -m benchmarks.compile_bench [--sizes 10 100 978] [--stores duckdb postgres postgres:2] [--index] [--out bench_out]
 """
 
 from __future__ import annotations
