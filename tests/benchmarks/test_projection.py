@@ -34,3 +34,18 @@ def test_missing_benchmark_output_is_named(tmp_path, monkeypatch):
     monkeypatch.setattr("sys.argv", ["projection", "--out", str(tmp_path)])
     with pytest.raises(SystemExit, match="registry_bench.json: run the compile and registry benchmarks first"):
         main()
+
+
+def test_a_run_with_the_index_is_projected_from_its_end_to_end_speed(tmp_path, monkeypatch, capsys):
+    (tmp_path / "compile_bench.json").write_text(json.dumps(COMPILE))
+    (tmp_path / "registry_bench.json").write_text(json.dumps(REGISTRY))
+    (tmp_path / "with_index").mkdir()
+    (tmp_path / "with_index" / "compile_bench.json").write_text(json.dumps([COMPILE[0] | {"store": "duckdb", "index": True,
+                                                                                          "papers_per_minute": 25.0}]))
+    monkeypatch.setattr("sys.argv", ["projection", "--out", str(tmp_path)])
+    main()
+    rows = {r["store"]: r for r in json.loads((tmp_path / "projection.json").read_text())}
+    assert set(rows) == {"postgres:2", "duckdb + index"}
+    assert rows["duckdb + index"]["compile_hours"] == round(1_000_000 / 25 / 60, 1)
+    assert rows["duckdb + index"]["store_gb"] == round(rows["duckdb + index"]["rows"] * 1000 / 1e9, 1)  # DuckDB's bytes per row
+    assert "duckdb + index" in capsys.readouterr().out
