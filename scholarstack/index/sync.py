@@ -11,14 +11,13 @@ from __future__ import annotations
 
 import sys
 import time
-import zlib
 from typing import Any, Literal
 
 from ..models.text import INDEX_TEXT_VERSION, INDEXED_KINDS, index_text
 from ..settings import settings
 from ..store import Store
 from .embed import Embedder
-from .vectors import VectorIndex
+from .vectors import BUCKET, BUCKETS, VectorIndex, bucket
 
 
 def collection_for(embedder: Embedder) -> str:
@@ -55,10 +54,11 @@ def check_shard(shard: int, shards: int) -> None:
         raise ValueError(f"shard {shard} of {shards}: a shard is 0 to {shards - 1}")
 
 
-def in_shard(oid: str, shard: int, shards: int) -> bool:
-    """Whether document `oid` is shard `shard`'s of `shards` (by a stable hash of its id, so a
-    withdrawn document is deleted by the shard that embedded it)."""
-    return shards == 1 or zlib.crc32(oid.encode()) % shards == shard
+def shard_buckets(shard: int, shards: int) -> tuple[int, int]:
+    """The buckets [lo, hi) that shard `shard` of `shards` holds: a contiguous range of a stable hash
+    of the document id (`vectors.bucket`), so a shard reads its own documents' keys from the store
+    and from the collection alone, and a withdrawn document is deleted by the shard that embedded it."""
+    return shard * BUCKETS // shards, (shard + 1) * BUCKETS // shards
 
 
 def sync_index(store: Store, index: VectorIndex, embedder: Embedder, kinds: tuple[str, ...] = INDEXED_KINDS,
@@ -76,9 +76,11 @@ def sync_index(store: Store, index: VectorIndex, embedder: Embedder, kinds: tupl
     started = time.perf_counter()
     coll = collection_for(embedder)
     sentences = sentences or settings().index_sentences
+    buckets = None if shards == 1 else shard_buckets(shard, shards)
+    within = None if buckets is None else (f"{buckets[0]:08x}", f"{buckets[1]:08x}" if buckets[1] < BUCKETS else None)
     want = {oid: (kind, paper, f"{(key or '')[:16]}.{INDEX_TEXT_VERSION}")
-            for oid, kind, paper, key in store.index_keys(kinds, front_only=sentences == "front") if in_shard(oid, shard, shards)}
-    have = {oid: key for oid, key in index.ids(coll).items() if in_shard(oid, shard, shards)}
+            for oid, kind, paper, key in store.index_keys(kinds, front_only=sentences == "front", within=within)}
+    have = index.ids(coll, buckets)
     todo = [oid for oid, (_, _, key) in want.items() if have.get(oid) != key]
     gone = [oid for oid in have if oid not in want]
     if gone:
@@ -91,7 +93,7 @@ def sync_index(store: Store, index: VectorIndex, embedder: Embedder, kinds: tupl
         texts = _texts(store, [(oid, want[oid][0]) for oid in todo[i:i + batch]])
         ids = [oid for oid in todo[i:i + batch] if oid in texts]
         index.upsert(coll, ids, embedder.encode([texts[oid] for oid in ids]),
-                     [{"kind": want[oid][0], "paper_id": want[oid][1], "hash": want[oid][2]} for oid in ids])
+                     [{"kind": want[oid][0], "paper_id": want[oid][1], "hash": want[oid][2], BUCKET: bucket(oid)} for oid in ids])
     return {"indexed": len(todo), "deleted": len(gone), "total": len(want), "collection": coll,
             "embedder": embedder.name, "sentences": sentences, "shard": f"{shard} of {shards}",
             "seconds": round(time.perf_counter() - started, 2)}

@@ -5,7 +5,8 @@
 - `QdrantIndex`: a Qdrant server or cluster (`url=…`), or `":memory:"` for tests; same calls.
 
 Both key points by a UUID derived from the object id and keep the id in the payload; payloads are
-flat string fields (kind, paper_id, …), and filters are equality or membership on them.
+flat fields (kind, paper_id, …, and the id's integer `bucket`, by which an index shard reads its
+own points), and filters are equality or membership on them.
 
 Search is exact until a collection passes HNSW_FROM points: measured here, an exact query over
 200k × 384 vectors takes ~30 ms, while building HNSW over them took minutes on 2 busy cores; past
@@ -14,6 +15,7 @@ that size a sync builds it once (`optimize`), and later upserts go to small plai
 
 from __future__ import annotations
 
+import hashlib
 import threading
 import time
 import uuid
@@ -27,6 +29,8 @@ from ..settings import settings
 Hit = tuple[str, float, dict[str, Any]]
 DENSE = "dense"  # the vector's name in both engines, so a collection reads the same embedded or on a server
 INDEXED_PAYLOAD = ("kind", "paper_id")  # the fields views filter on: keyword-indexed in both engines
+BUCKET = "bucket"  # an integer payload field, indexed: the document's bucket (`bucket`), what an index shard reads by
+BUCKETS = 1 << 32
 HNSW_FROM = 500_000
 HNSW_EF = 256  # candidates an HNSW search keeps, once a shard has HNSW: recall@10 0.994 on MiniLM sentence vectors (benchmarks/vector_bench.py --hnsw)
 IDLE_SECONDS = 1.0  # an open shard is closed after this long unused, so another process can open it
@@ -38,12 +42,22 @@ class VectorIndex(Protocol):
     def upsert(self, collection: str, ids: list[str], vectors: np.ndarray, payloads: list[dict[str, Any]]) -> None: ...
     def delete(self, collection: str, ids: list[str]) -> None: ...
     def search(self, collection: str, vector: np.ndarray, k: int = 10, where: dict[str, Any] | None = None) -> list[Hit]: ...
-    def ids(self, collection: str) -> dict[str, str]: ...  # id → content hash stored in the payload
+    def ids(self, collection: str, buckets: tuple[int, int] | None = None) -> dict[str, str]: ...  # id → content hash stored in the payload
     def has(self, collection: str) -> bool: ...
 
 
 def point_id(oid: str) -> str:
     return str(uuid.uuid5(uuid.NAMESPACE_URL, oid))
+
+
+def bucket(oid: str) -> int:
+    """A document's bucket, 0 to BUCKETS - 1: the first 8 hex digits of the md5 of its id, which SQL
+    computes alike on DuckDB and PostgreSQL (`Store.index_keys`)."""
+    return int(hashlib.md5(oid.encode()).hexdigest()[:8], 16)
+
+
+def _in(oid: str, payload: dict[str, Any], buckets: tuple[int, int] | None) -> bool:
+    return buckets is None or buckets[0] <= payload.get(BUCKET, bucket(oid)) < buckets[1]
 
 
 class IndexBusyError(RuntimeError):
@@ -75,6 +89,7 @@ class _Shards:
                 shard = EdgeShard.create(str(path), EdgeConfig(vectors={DENSE: EdgeVectorParams(size=dim, distance=Distance.Cosine)}))
                 for field in INDEXED_PAYLOAD:  # a filtered search without them scans every payload (~5x slower at 200k)
                     shard.update(UpdateOperation.create_field_index(field, PayloadSchemaType.Keyword))
+                shard.update(UpdateOperation.create_field_index(BUCKET, PayloadSchemaType.Integer))
             else:
                 shard = self._load(path)
             self._open[path] = shard
@@ -180,16 +195,21 @@ class EdgeIndex:
                                            params=SearchParams(hnsw_ef=max(HNSW_EF, k))))
         return [(p.payload["oid"], float(p.score), {k: v for k, v in p.payload.items() if k != "oid"}) for p in res]
 
-    def ids(self, collection: str) -> dict[str, str]:
-        from qdrant_edge import ScrollRequest
+    def ids(self, collection: str, buckets: tuple[int, int] | None = None) -> dict[str, str]:
+        """id → content key of the points (of those in `buckets`, [lo, hi): an index shard's; read by a
+        filter on the bucket field unless some point predates it)."""
+        from qdrant_edge import CountRequest, FieldCondition, Filter, IsEmptyCondition, RangeFloat, ScrollRequest
 
         out: dict[str, str] = {}
         with SHARDS.lock:
             shard = SHARDS.use(self._path(collection))
+            where = None
+            if shard is not None and buckets is not None and not shard.count(CountRequest(filter=Filter(must=[IsEmptyCondition(BUCKET)]))):
+                where = Filter(must=[FieldCondition(BUCKET, range=RangeFloat(gte=buckets[0], lt=buckets[1]))])
             offset = None
             while shard is not None:
-                points, offset = shard.scroll(ScrollRequest(offset=offset, limit=10_000, with_payload=True, with_vector=False))
-                out |= {p.payload["oid"]: p.payload.get("hash", "") for p in points}
+                points, offset = shard.scroll(ScrollRequest(offset=offset, limit=10_000, filter=where, with_payload=True, with_vector=False))
+                out |= {p.payload["oid"]: p.payload.get("hash", "") for p in points if _in(p.payload["oid"], p.payload, buckets)}
                 if offset is None:
                     break
         return out
@@ -229,6 +249,8 @@ class QdrantIndex:
                 shard_number=self.shards, replication_factor=self.replicas, quantization_config=quantization)
             for field in INDEXED_PAYLOAD if self.server else ():
                 self.client.create_payload_index(collection, field, models.PayloadSchemaType.KEYWORD)
+            if self.server:
+                self.client.create_payload_index(collection, BUCKET, models.PayloadSchemaType.INTEGER)
 
     def upsert(self, collection: str, ids: list[str], vectors: np.ndarray, payloads: list[dict[str, Any]]) -> None:
         from qdrant_client import models
@@ -260,13 +282,20 @@ class QdrantIndex:
                                        query_filter=models.Filter(must=conds) if conds else None, with_payload=True)
         return [(p.payload["oid"], float(p.score), {k: v for k, v in p.payload.items() if k != "oid"}) for p in res.points]
 
-    def ids(self, collection: str) -> dict[str, str]:
+    def ids(self, collection: str, buckets: tuple[int, int] | None = None) -> dict[str, str]:
+        from qdrant_client import models
+
         if not self.client.collection_exists(collection):
             return {}
+        where = None
+        if buckets is not None and not self.client.count(collection, count_filter=models.Filter(
+                must=[models.IsEmptyCondition(is_empty=models.PayloadField(key=BUCKET))])).count:
+            where = models.Filter(must=[models.FieldCondition(key=BUCKET, range=models.Range(gte=buckets[0], lt=buckets[1]))])
         out, offset = {}, None
         while True:
-            points, offset = self.client.scroll(collection, limit=5000, offset=offset, with_payload=True, with_vectors=False)
-            out |= {p.payload["oid"]: p.payload.get("hash", "") for p in points}
+            points, offset = self.client.scroll(collection, scroll_filter=where, limit=5000, offset=offset, with_payload=True,
+                                                with_vectors=False)
+            out |= {p.payload["oid"]: p.payload.get("hash", "") for p in points if _in(p.payload["oid"], p.payload, buckets)}
             if offset is None:
                 return out
 

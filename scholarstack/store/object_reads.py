@@ -9,7 +9,7 @@ from typing import Any
 
 from ..bulk import paused_gc
 from ..models import ResearchObject, load_object
-from .schema import marks
+from .schema import marks, md5_within
 
 LIVE = ("current", "needs_recheck")  # the lifecycles of an object that stands (marked or not)
 STAMP_COLUMNS = ("version", "lifecycle", "content_hash", "updated_at")
@@ -141,16 +141,18 @@ class ObjectReads:
             r["data"] = json.loads(r["data"])
         return rows
 
-    def content_hashes(self, kinds: Iterable[str], lifecycle: tuple[str, ...] = LIVE) -> list[tuple[str, str, str, str, str]]:
+    def content_hashes(self, kinds: Iterable[str], lifecycle: tuple[str, ...] = LIVE,
+                       within: tuple[str, str | None] | None = None) -> list[tuple[str, str, str, str, str]]:
         """(id, kind, paper_id or '', content hash, verification) of the objects of `kinds` in
-        `lifecycle`, by id: what a build or the vector index compares against, read without
-        parsing any object."""
+        `lifecycle` (`within`: whose id's md5 falls in that range, `schema.md5_within`), by id: what
+        a build or the vector index compares against, read without parsing any object."""
         kinds = list(kinds)
         if not kinds:
             return []
+        cond, params = md5_within("id", within)
         return [tuple(r) for r in self.query(
             f"SELECT id, kind, coalesce(paper_id, ''), content_hash, verification FROM objects WHERE kind IN ({marks(kinds)}) "
-            f"AND lifecycle IN ({marks(lifecycle)}) ORDER BY id", [*kinds, *lifecycle])]
+            f"AND lifecycle IN ({marks(lifecycle)}){cond} ORDER BY id", [*kinds, *lifecycle, *params])]
 
     def current_models(self, kind: str, ids: Iterable[str] | None = None) -> list:
         """The current (and needs-recheck) objects of `kind` (of them, those in `ids`) as typed models, by id. Each is parsed

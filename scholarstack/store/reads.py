@@ -4,7 +4,7 @@ SQL stays in the store package)."""
 from __future__ import annotations
 
 from .object_reads import LIVE
-from .schema import marks
+from .schema import marks, md5_within
 
 FRONT = "(section IN ('title', 'abstract') OR sid <= 6)"  # a paper's front matter: its title and abstract, or its first seven sentences
 PROSE = "is_current AND coalesce(kind, 'prose') = 'prose'"  # the current sentences views and indexes read (not captions, tables, …)
@@ -60,13 +60,19 @@ class CorpusReads:
         `front_only`: those of the title and abstract (or the first seven sentences)."""
         return self.query(f"SELECT locator, paper_id, text FROM sentences WHERE {PROSE}" + (f" AND {FRONT}" if front_only else ""))
 
-    def index_keys(self, kinds: tuple[str, ...], front_only: bool = False) -> list[tuple[str, str, str, str]]:
+    def index_keys(self, kinds: tuple[str, ...], front_only: bool = False,
+                   within: tuple[str, str | None] | None = None) -> list[tuple[str, str, str, str]]:
         """(id or locator, kind, paper_id, content key) of what the vector index should hold, read
         without parsing any object: the content hash of each live object of `kinds` (besides
-        sentences), the md5 of each current prose sentence's text (`front_only`: the front matter's)."""
-        rows = [tuple(r) for r in self.query(f"SELECT locator, 'sentence', paper_id, md5(text) FROM sentences WHERE {PROSE}"
-                                             + (f" AND {FRONT}" if front_only else ""))] if "sentence" in kinds else []
-        return rows + [(oid, kind, paper, h) for oid, kind, paper, h, _ in self.content_hashes(k for k in kinds if k != "sentence")]
+        sentences), the md5 of each current prose sentence's text (`front_only`: the front matter's).
+        `within`: only the ids whose md5 falls in that range (`schema.md5_within`: an index shard's)."""
+        rows = []
+        if "sentence" in kinds:
+            cond, params = md5_within("locator", within)
+            rows = [tuple(r) for r in self.query(f"SELECT locator, 'sentence', paper_id, md5(text) FROM sentences WHERE {PROSE}"
+                                                 + (f" AND {FRONT}" if front_only else "") + cond, params)]
+        return rows + [(oid, kind, paper, h) for oid, kind, paper, h, _ in
+                       self.content_hashes([k for k in kinds if k != "sentence"], within=within)]
 
     def paper_texts(self) -> list[tuple[str, list[str], list[str]]]:
         """(paper_id, front matter sentences, body sentences) per paper with a current source map: the

@@ -55,3 +55,14 @@ SENTENCE_COLUMNS = [
 def marks(values) -> str:
     """`?, ?, ?`: one placeholder per value, for an `IN (...)` list."""
     return ", ".join("?" * len(values))
+
+
+def md5_within(column: str, within: tuple[str, str | None] | None) -> tuple[str, list[str]]:
+    """(` AND ...`, its parameters): rows whose `column`'s md5 starts, in 8 hex digits, from lo up to
+    before hi (None: no upper end); nothing when `within` is None. md5 is the one hash DuckDB and
+    PostgreSQL compute alike (lower-case hex)."""
+    if within is None:
+        return "", []
+    lo, hi = within
+    return (f" AND substr(md5({column}), 1, 8) >= ?" + (f" AND substr(md5({column}), 1, 8) < ?" if hi else ""),
+            [lo, hi] if hi else [lo])

@@ -27,6 +27,23 @@ def test_index_keys_follow_content_and_lifecycle(store, graph):  # noqa: F811
     assert {oid for oid, *_ in store.index_keys(("sentence",), front_only=True)} == {f"P1:{i}" for i in range(0, 7)} & set(keys)
 
 
+
+def test_index_keys_of_one_shard_are_read_in_sql_as_python_buckets_them(store, graph):  # noqa: F811
+    """An index shard reads only its documents' keys, by the md5 range the database computes, and the
+    shards together read every key once (both engines: the md5 is the same)."""
+    from scholarstack.index.sync import shard_buckets
+    from scholarstack.index.vectors import BUCKETS, bucket
+
+    every = {oid for oid, *_ in store.index_keys(INDEXED_KINDS)}
+    shards = []
+    for i in range(3):
+        lo, hi = shard_buckets(i, 3)
+        within = (f"{lo:08x}", f"{hi:08x}" if hi < BUCKETS else None)
+        got = {oid for oid, *_ in store.index_keys(INDEXED_KINDS, within=within)}
+        assert got == {oid for oid in every if lo <= bucket(oid) < hi}
+        shards.append(got)
+    assert set().union(*shards) == every and sum(map(len, shards)) == len(every) and all(shards)
+
 def test_integrity_counts_and_the_live_digest(store, graph):  # noqa: F811
     """What the asset checks and the build keys read: locators naming no current sentence, citations
     of withdrawn objects, and one digest of the live rows that follows content and lifecycle."""
