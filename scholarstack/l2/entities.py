@@ -18,7 +18,7 @@ from typing import Any, NamedTuple
 
 from ..models import Entity, EntityType, Fact, Mention, Provenance
 from ..models.common import stable_hash
-from .mentions import acronym_pairs, extract_mentions, prefetch
+from .mentions import acronym_pairs, extract_mentions
 
 GENERIC_HEADS = frozenset("model models approach approaches method methods algorithm algorithms system systems framework technique".split())
 MAX_MENTIONS = 200  # an entity cites at most this many facts; enough for recheck, bounded in size
@@ -101,13 +101,6 @@ def fact_mentions(fact: Fact) -> FactMentions:
     mentions = tuple((m.text, m.type.value, normalise(m.text)) for m in extract_mentions(fact.statement))
     pairs = tuple((normalise(long), normalise(short), long) for long, short in acronym_pairs(fact.statement))
     return FactMentions(fact.paper_id, mentions, pairs)
-
-
-def collect_mentions(facts: Iterable[Fact]) -> dict[str, FactMentions]:
-    """Each fact's mentions and abbreviation pairs, by fact id (the statements tagged in batches)."""
-    facts = list(facts)
-    prefetch([f.statement for f in facts])
-    return {f.id: fact_mentions(f) for f in facts}
 
 
 @dataclass
@@ -221,13 +214,6 @@ def entity_for(group: Group, provenance: Provenance) -> Entity | None:
     mentions = [Mention(text=s, fact_id=f, paper_id=p) for f, p, s in facts_cited[:MAX_MENTIONS]]
     return Entity(type=etype, key=canon_key, name=name, aliases=aliases[:30], mentions=mentions,
                   merge_notes=group.notes[:10], provenance=provenance)
-
-
-def build_entities(facts: list[Fact], adjudicate: Adjudicator | None = None, run_id: str | None = None,
-                   backend: str = "offline") -> list[Entity]:
-    prov = Provenance(producer="organise.entities", backend=backend, run_id=run_id)
-    entities = [e for g in cluster(collect_mentions(facts), adjudicate) if (e := entity_for(g, prov)) is not None]
-    return sorted(entities, key=lambda e: e.id)
 
 
 def entity_lookup(entities: Iterable[Entity]) -> dict[str, Entity]:

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 
 from ..models import Entity, EntityType, Fact, FactType, Provenance, Relation, RelationType
 from .entities import normalise
-from .mentions import extract_mentions, prefetch
+from .mentions import extract_mentions
 
 CUES: list[tuple[RelationType, re.Pattern]] = [
     (RelationType.improves_over, re.compile(r"\b(outperform\w*|better than|superior to|surpass\w*|improv\w* (?:over|on|upon)|beats?)\b", re.I)),
@@ -84,14 +84,3 @@ def relation_for(key: tuple[str, str, str], slot: Slot, provenance: Provenance) 
     (src, rtype, dst), (facts, payload) = key, slot
     return Relation(source_id=src, target_id=dst, type=RelationType(rtype), payload=payload | {"reports": str(len(facts))},
                     anchoring_facts=sorted(facts)[:MAX_ANCHORS], provenance=provenance)
-
-
-def merge_relations(contributions: Iterable[tuple[str, tuple[Contribution, ...]]], run_id: str | None = None,
-                    backend: str = "offline") -> list[Relation]:
-    prov = Provenance(producer="organise.relations", backend=backend, run_id=run_id)
-    return [relation_for(key, slot, prov) for key, slot in merge_contributions(contributions).items()]
-
-
-def extract_relations(facts: list[Fact], lookup: dict[str, Entity], run_id: str | None = None, backend: str = "offline") -> list[Relation]:
-    prefetch([f.statement for f in facts])
-    return merge_relations(((f.id, fact_relations(f, lookup)) for f in sorted(facts, key=lambda f: f.id)), run_id, backend)

@@ -62,12 +62,6 @@ def keeps(current: Taxonomy | None, methods: int, k: int) -> bool:
         and abs(methods - current.induced_from) <= REINDUCE_CHANGE * current.induced_from
 
 
-def keep_or_induce(current: Taxonomy | None, entities: list[Entity], facts: dict[str, Fact], k: int = 8) -> Taxonomy:
-    """The current induced taxonomy while it `keeps`; a new induction otherwise."""
-    methods = sum(1 for e in entities if e.type == EntityType.method)
-    return current if keeps(current, methods, k) else induce_taxonomy(entities, facts, k=k)
-
-
 @lru_cache(maxsize=4096)
 def _cue_patterns(keywords: tuple[str, ...]) -> tuple[re.Pattern, re.Pattern]:
     """One alternation per category (compiled once): its cues, and its 'declared' phrasings."""

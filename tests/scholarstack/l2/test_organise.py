@@ -2,13 +2,31 @@
 
 from __future__ import annotations
 
-from scholarstack.models import Certainty, EntityType, Fact, RelationType
-from scholarstack.l2.entities import build_entities, entity_lookup, normalise
+from scholarstack.models import Certainty, Entity, EntityType, Fact, Provenance, Relation, RelationType, Taxonomy
+from scholarstack.l2.entities import cluster, entity_for, entity_lookup, fact_mentions, normalise
 from scholarstack.l2.mentions import acronym_pairs, extract_mentions
-from scholarstack.l2.relations import extract_relations
-from scholarstack.l2.taxonomy import assign_categories, keep_or_induce, load_taxonomy
+from scholarstack.l2.relations import fact_relations, merge_contributions, relation_for
+from scholarstack.l2.taxonomy import assign_categories, induce_taxonomy, keeps, load_taxonomy
 from scholarstack.settings import CONFIG_DIR
 from scholarstack.l3 import synthesize_categories
+
+# The steps `organise()` composes, run here on facts in memory (organise adds the memo and the gate).
+PROV = Provenance(producer="test")
+
+
+def build_entities(facts: list[Fact], adjudicate=None) -> list[Entity]:
+    groups = cluster({f.id: fact_mentions(f) for f in facts}, adjudicate)
+    return sorted((e for g in groups if (e := entity_for(g, PROV)) is not None), key=lambda e: e.id)
+
+
+def extract_relations(facts: list[Fact], lookup: dict[str, Entity]) -> list[Relation]:
+    contributions = ((f.id, fact_relations(f, lookup)) for f in sorted(facts, key=lambda f: f.id))
+    return [relation_for(key, slot, PROV) for key, slot in merge_contributions(contributions).items()]
+
+
+def keep_or_induce(current: Taxonomy | None, entities: list[Entity], facts: dict[str, Fact], k: int) -> Taxonomy:
+    methods = sum(1 for e in entities if e.type == EntityType.method)
+    return current if keeps(current, methods, k) else induce_taxonomy(entities, facts, k=k)
 
 
 def F(sid: int, text: str, paper: str = "P1", subject: str = "x", type_: str = "finding") -> Fact:
