@@ -151,7 +151,7 @@ def main() -> None:
         if server is not None:
             server.stop()
     out = Path(args.out)
-    out.mkdir(exist_ok=True)
+    out.mkdir(parents=True, exist_ok=True)
     (out / "compile_bench.json").write_text(json.dumps(rows, indent=2))
     keys = list(rows[0])
     print("| " + " | ".join(keys) + " |\n|" + "---|" * len(keys))
