@@ -77,9 +77,8 @@ def sync_index(store: Store, index: VectorIndex, embedder: Embedder, kinds: tupl
     coll = collection_for(embedder)
     sentences = sentences or settings().index_sentences
     buckets = None if shards == 1 else shard_buckets(shard, shards)
-    within = None if buckets is None else (f"{buckets[0]:08x}", f"{buckets[1]:08x}" if buckets[1] < BUCKETS else None)
     want = {oid: (kind, paper, f"{(key or '')[:16]}.{INDEX_TEXT_VERSION}")
-            for oid, kind, paper, key in store.index_keys(kinds, front_only=sentences == "front", within=within)}
+            for oid, kind, paper, key in store.index_keys(kinds, front_only=sentences == "front", buckets=buckets)}
     have = index.ids(coll, buckets)
     todo = [oid for oid, (_, _, key) in want.items() if have.get(oid) != key]
     gone = [oid for oid in have if oid not in want]

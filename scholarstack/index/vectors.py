@@ -206,10 +206,11 @@ class EdgeIndex:
             where = None
             if shard is not None and buckets is not None and not shard.count(CountRequest(filter=Filter(must=[IsEmptyCondition(BUCKET)]))):
                 where = Filter(must=[FieldCondition(BUCKET, range=RangeFloat(gte=buckets[0], lt=buckets[1]))])
+            unfiltered = buckets if where is None else None  # the range the engine did not apply, applied here
             offset = None
             while shard is not None:
                 points, offset = shard.scroll(ScrollRequest(offset=offset, limit=10_000, filter=where, with_payload=True, with_vector=False))
-                out |= {p.payload["oid"]: p.payload.get("hash", "") for p in points if _in(p.payload["oid"], p.payload, buckets)}
+                out |= {p.payload["oid"]: p.payload.get("hash", "") for p in points if _in(p.payload["oid"], p.payload, unfiltered)}
                 if offset is None:
                     break
         return out
@@ -291,11 +292,12 @@ class QdrantIndex:
         if buckets is not None and not self.client.count(collection, count_filter=models.Filter(
                 must=[models.IsEmptyCondition(is_empty=models.PayloadField(key=BUCKET))])).count:
             where = models.Filter(must=[models.FieldCondition(key=BUCKET, range=models.Range(gte=buckets[0], lt=buckets[1]))])
+        unfiltered = buckets if where is None else None  # the range the engine did not apply, applied here
         out, offset = {}, None
         while True:
             points, offset = self.client.scroll(collection, scroll_filter=where, limit=5000, offset=offset, with_payload=True,
                                                 with_vectors=False)
-            out |= {p.payload["oid"]: p.payload.get("hash", "") for p in points if _in(p.payload["oid"], p.payload, buckets)}
+            out |= {p.payload["oid"]: p.payload.get("hash", "") for p in points if _in(p.payload["oid"], p.payload, unfiltered)}
             if offset is None:
                 return out
 

@@ -142,14 +142,14 @@ class ObjectReads:
         return rows
 
     def content_hashes(self, kinds: Iterable[str], lifecycle: tuple[str, ...] = LIVE,
-                       within: tuple[str, str | None] | None = None) -> list[tuple[str, str, str, str, str]]:
+                       buckets: tuple[int, int] | None = None) -> list[tuple[str, str, str, str, str]]:
         """(id, kind, paper_id or '', content hash, verification) of the objects of `kinds` in
-        `lifecycle` (`within`: whose id's md5 falls in that range, `schema.md5_within`), by id: what
-        a build or the vector index compares against, read without parsing any object."""
+        `lifecycle` (`buckets`: whose id's bucket is in that range, `schema.md5_within`), by id:
+        what a build or the vector index compares against, read without parsing any object."""
         kinds = list(kinds)
         if not kinds:
             return []
-        cond, params = md5_within("id", within)
+        cond, params = md5_within("id", buckets)
         return [tuple(r) for r in self.query(
             f"SELECT id, kind, coalesce(paper_id, ''), content_hash, verification FROM objects WHERE kind IN ({marks(kinds)}) "
             f"AND lifecycle IN ({marks(lifecycle)}){cond} ORDER BY id", [*kinds, *lifecycle, *params])]

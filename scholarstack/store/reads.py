@@ -61,18 +61,18 @@ class CorpusReads:
         return self.query(f"SELECT locator, paper_id, text FROM sentences WHERE {PROSE}" + (f" AND {FRONT}" if front_only else ""))
 
     def index_keys(self, kinds: tuple[str, ...], front_only: bool = False,
-                   within: tuple[str, str | None] | None = None) -> list[tuple[str, str, str, str]]:
+                   buckets: tuple[int, int] | None = None) -> list[tuple[str, str, str, str]]:
         """(id or locator, kind, paper_id, content key) of what the vector index should hold, read
         without parsing any object: the content hash of each live object of `kinds` (besides
         sentences), the md5 of each current prose sentence's text (`front_only`: the front matter's).
-        `within`: only the ids whose md5 falls in that range (`schema.md5_within`: an index shard's)."""
+        `buckets`: only the ids whose bucket is in that range (`schema.md5_within`: an index shard's)."""
         rows = []
         if "sentence" in kinds:
-            cond, params = md5_within("locator", within)
+            cond, params = md5_within("locator", buckets)
             rows = [tuple(r) for r in self.query(f"SELECT locator, 'sentence', paper_id, md5(text) FROM sentences WHERE {PROSE}"
                                                  + (f" AND {FRONT}" if front_only else "") + cond, params)]
         return rows + [(oid, kind, paper, h) for oid, kind, paper, h, _ in
-                       self.content_hashes([k for k in kinds if k != "sentence"], within=within)]
+                       self.content_hashes([k for k in kinds if k != "sentence"], buckets=buckets)]
 
     def paper_texts(self) -> list[tuple[str, list[str], list[str]]]:
         """(paper_id, front matter sentences, body sentences) per paper with a current source map: the

@@ -57,12 +57,15 @@ def marks(values) -> str:
     return ", ".join("?" * len(values))
 
 
-def md5_within(column: str, within: tuple[str, str | None] | None) -> tuple[str, list[str]]:
-    """(` AND ...`, its parameters): rows whose `column`'s md5 starts, in 8 hex digits, from lo up to
-    before hi (None: no upper end); nothing when `within` is None. md5 is the one hash DuckDB and
-    PostgreSQL compute alike (lower-case hex)."""
-    if within is None:
+def md5_within(column: str, buckets: tuple[int, int] | None) -> tuple[str, list[str]]:
+    """(` AND ...`, its parameters): rows whose `column`'s bucket, its md5's first 8 hex digits read
+    as a number (`index.vectors.bucket`), is in [lo, hi); nothing when `buckets` is None. md5 is
+    the one hash DuckDB and PostgreSQL compute alike (lower-case hex), so the range is compared as
+    8-digit hex text."""
+    if buckets is None:
         return "", []
-    lo, hi = within
-    return (f" AND substr(md5({column}), 1, 8) >= ?" + (f" AND substr(md5({column}), 1, 8) < ?" if hi else ""),
-            [lo, hi] if hi else [lo])
+    lo, hi = buckets
+    prefix = f"substr(md5({column}), 1, 8)"
+    if hi >= 16 ** 8:  # the last range: "100000000" would sort below every prefix
+        return f" AND {prefix} >= ?", [f"{lo:08x}"]
+    return f" AND {prefix} >= ? AND {prefix} < ?", [f"{lo:08x}", f"{hi:08x}"]

@@ -32,14 +32,13 @@ def test_index_keys_of_one_shard_are_read_in_sql_as_python_buckets_them(store, g
     """An index shard reads only its documents' keys, by the md5 range the database computes, and the
     shards together read every key once (both engines: the md5 is the same)."""
     from scholarstack.index.sync import shard_buckets
-    from scholarstack.index.vectors import BUCKETS, bucket
+    from scholarstack.index.vectors import bucket
 
     every = {oid for oid, *_ in store.index_keys(INDEXED_KINDS)}
     shards = []
     for i in range(3):
         lo, hi = shard_buckets(i, 3)
-        within = (f"{lo:08x}", f"{hi:08x}" if hi < BUCKETS else None)
-        got = {oid for oid, *_ in store.index_keys(INDEXED_KINDS, within=within)}
+        got = {oid for oid, *_ in store.index_keys(INDEXED_KINDS, buckets=(lo, hi))}
         assert got == {oid for oid in every if lo <= bucket(oid) < hi}
         shards.append(got)
     assert set().union(*shards) == every and sum(map(len, shards)) == len(every) and all(shards)
