@@ -55,16 +55,17 @@ bench: $(STAMP)  # STORE=DIR (a compiled store) adds the view latency, sparse re
 	$(BIN)/python -m benchmarks.registry_bench
 	$(BIN)/python -m benchmarks.compile_bench --stores duckdb postgres postgres:2
 	$(BIN)/python -m benchmarks.compile_bench --sizes 978 --index --out bench_out/with_index  # the default compile, index included (~40 min)
-	$(BIN)/python -m benchmarks.projection  # a 1M-paper corpus, from the two runs above
+	SCHOLARSTACK_EMBEDDER=static $(BIN)/python -m benchmarks.compile_bench --sizes 978 --index --out bench_out/with_static_index  # the index embedded with the static table
+	$(BIN)/python -m benchmarks.projection  # a 1M-paper corpus, from the runs above
 	$(BIN)/python -m benchmarks.vector_bench --hnsw  # Qdrant Edge at 200k vectors (the HNSW build takes minutes)
 	@if [ -n "$(STORE)" ]; then $(BIN)/python -m benchmarks.view_latency --store "$(STORE)"; else echo "view latency: skipped (give STORE=DIR, a compiled store)"; fi
 	@if [ -n "$(STORE)" ]; then $(BIN)/python -m benchmarks.sparse_bench --store "$(STORE)"; else echo "sparse retrieval: skipped (give STORE=DIR, a store with the ACL papers)"; fi
-	@if [ -n "$(STORE)" ]; then $(BIN)/python -m benchmarks.index_bench --store "$(STORE)"; else echo "what the index embeds: skipped (give STORE=DIR, a store with the ACL papers)"; fi
+	@if [ -n "$(STORE)" ]; then $(BIN)/python -m benchmarks.index_bench --store "$(STORE)" --embedders minilm static; else echo "what the index embeds: skipped (give STORE=DIR, a store with the ACL papers)"; fi
 	@if [ -n "$(STORE)" ]; then $(BIN)/python -m benchmarks.shard_bench --store "$(STORE)"; else echo "index shards: skipped (give STORE=DIR, a compiled store)"; fi
 
 models: $(STAMP)  # retrain the committed weights of the learned offline models from ../shared/data
-	$(BIN)/python -c "from dagster import materialize; from assets.models import claim_verifier, evidence_localiser, retrieval_query_adapter, scirex_doc_entities, scirex_mention_tagger, search_relevance_judge; \
-	  r = materialize([claim_verifier, scirex_mention_tagger, scirex_doc_entities, retrieval_query_adapter, evidence_localiser, search_relevance_judge]); \
+	$(BIN)/python -c "from dagster import materialize; from assets.models import claim_verifier, evidence_localiser, index_static_embedder, retrieval_query_adapter, scirex_doc_entities, scirex_mention_tagger, search_relevance_judge; \
+	  r = materialize([claim_verifier, scirex_mention_tagger, scirex_doc_entities, retrieval_query_adapter, evidence_localiser, search_relevance_judge, index_static_embedder]); \
 	  print({k: getattr(v, 'value', v) for e in r.get_asset_materialization_events() for k, v in e.materialization.metadata.items() if k != 'model_card'})"
 	test -f .scholarstack/demo/store.duckdb || $(BIN)/scholarstack demo --store .scholarstack/demo  # the idea critic's evidence
 	$(BIN)/python -c "from dagster import materialize; from assets.ideas import idea_critic; from resources import StoreResource; \

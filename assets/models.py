@@ -5,7 +5,7 @@ from dagster import AssetExecutionContext, MaterializeResult, MetadataValue, ass
 
 from scholarstack.index.embed import make_embedder
 from scholarstack.learned import claim_verifier as cv
-from scholarstack.learned import doc_entities, localiser, mention_tagger, paper_ranker, query_adapter
+from scholarstack.learned import doc_entities, localiser, mention_tagger, paper_ranker, query_adapter, static_embedder
 from scholarstack.settings import shared_data_dir
 
 from resources import StoreResource
@@ -32,6 +32,14 @@ def claim_verifier(context: AssetExecutionContext) -> MaterializeResult:
 def scirex_mention_tagger(context: AssetExecutionContext) -> MaterializeResult:
     card = mention_tagger.train_from_shared(shared_data_dir(), seed=0, log=context.log.info)
     return _result(card)
+
+
+@asset(group_name="models", kinds={"pytorch"},
+       description="Static embedder for large vector indexes (SCHOLARSTACK_EMBEDDER=static): one vector per MiniLM word "
+                   "piece, distilled from all-MiniLM-L6-v2 and trained to reproduce its sentence vectors on SciREX "
+                   "train_docs sentences only.")
+def index_static_embedder(context: AssetExecutionContext) -> MaterializeResult:
+    return _result(static_embedder.train_from_shared(shared_data_dir(), seed=0, log=context.log.info))
 
 
 @asset(group_name="models", kinds={"sklearn", "numpy"}, deps=[scirex_mention_tagger],

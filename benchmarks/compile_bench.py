@@ -65,7 +65,8 @@ def one(n: int, index: bool = False, url: str | None = None, workers: int = 1) -
     out["embedded_sentences"] = len(store.prose_sentences(front_only=choice == "front"))  # what the index embeds
     if index:
         ix = full["vector_index"]
-        out |= {"index_sentences": choice, "index_vectors": ix.get("total"), "index_seconds": ix.get("seconds")}
+        out |= {"index_embedder": ix.get("embedder"), "index_sentences": choice, "index_vectors": ix.get("total"),
+                "index_seconds": ix.get("seconds")}
     shutil.rmtree(home, ignore_errors=True)
     return out
 
@@ -121,8 +122,8 @@ def main() -> None:
     ap.add_argument("--update", nargs=3, metavar=("HOME", "PAPER", "SENTENCE"), help=argparse.SUPPRESS)
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--out", default="bench_out")
-    ap.add_argument("--index", action="store_true", help="compile with the vector index, as `scholarstack compile` does by default (MiniLM; "
-                    "which sentences: SCHOLARSTACK_INDEX_SENTENCES), updates included")
+    ap.add_argument("--index", action="store_true", help="compile with the vector index, as `scholarstack compile` does by default "
+                    "(encoder: SCHOLARSTACK_EMBEDDER, MiniLM or static; sentences: SCHOLARSTACK_INDEX_SENTENCES), updates included")
     args = ap.parse_args()
     if args.update:
         home, pid, sentence = args.update

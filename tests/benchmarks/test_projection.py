@@ -36,16 +36,18 @@ def test_missing_benchmark_output_is_named(tmp_path, monkeypatch):
         main()
 
 
-def test_a_run_with_the_index_is_projected_from_its_end_to_end_speed(tmp_path, monkeypatch, capsys):
+def test_runs_with_the_index_are_projected_from_their_end_to_end_speed(tmp_path, monkeypatch, capsys):
     (tmp_path / "compile_bench.json").write_text(json.dumps(COMPILE))
     (tmp_path / "registry_bench.json").write_text(json.dumps(REGISTRY))
-    (tmp_path / "with_index").mkdir()
-    (tmp_path / "with_index" / "compile_bench.json").write_text(json.dumps([COMPILE[0] | {"store": "duckdb", "index": True,
-                                                                                          "papers_per_minute": 25.0}]))
+    for run, embedder, speed in (("with_index", "minilm", 25.0), ("with_static_index", "static", 50.0)):
+        (tmp_path / run).mkdir()
+        (tmp_path / run / "compile_bench.json").write_text(json.dumps([COMPILE[0] | {
+            "store": "duckdb", "index": True, "index_embedder": embedder, "papers_per_minute": speed}]))
     monkeypatch.setattr("sys.argv", ["projection", "--out", str(tmp_path)])
     main()
     rows = {r["store"]: r for r in json.loads((tmp_path / "projection.json").read_text())}
-    assert set(rows) == {"postgres:2", "duckdb + index"}
-    assert rows["duckdb + index"]["compile_hours"] == round(1_000_000 / 25 / 60, 1)
-    assert rows["duckdb + index"]["store_gb"] == round(rows["duckdb + index"]["rows"] * 1000 / 1e9, 1)  # DuckDB's bytes per row
-    assert "duckdb + index" in capsys.readouterr().out
+    assert set(rows) == {"postgres:2", "duckdb + index (minilm)", "duckdb + index (static)"}
+    assert rows["duckdb + index (minilm)"]["compile_hours"] == round(1_000_000 / 25 / 60, 1)
+    assert rows["duckdb + index (static)"]["compile_hours"] == round(1_000_000 / 50 / 60, 1)
+    assert rows["duckdb + index (minilm)"]["store_gb"] == round(rows["duckdb + index (minilm)"]["rows"] * 1000 / 1e9, 1)  # DuckDB's bytes per row
+    assert "duckdb + index (static)" in capsys.readouterr().out
