@@ -27,6 +27,9 @@ WORD_RE = re.compile(r"[A-Za-z][A-Za-z0-9\-']*|\d+(?:\.\d+)?")
 QUALIFIERS = frozenset("not no never without may might could possibly likely unlikely only approximately roughly "
                        "partially suggest suggests appear appears cannot".split())
 NUMBER_RE = re.compile(r"\d+(?:\.\d+)?")
+# A bound on a figure ("over 99%", "up to 3 points") is part of what it says: "99%" alone claims more.
+BOUND_RE = re.compile(r"\b(over|above|under|below|(?:more|less|fewer) than|up to|at (?:least|most)|nearly|almost|around|about)"
+                      r"\s+(\d+(?:\.\d+)?)", re.I)
 AUTHOR_VOICE = re.compile(r"\b(we|our|this paper|this work|the proposed|the present)\b", re.I)
 
 
@@ -54,6 +57,13 @@ def overlap(statement: str, evidence: str) -> float:
     return len(s & e) / len(s)
 
 
+def _bounded(text: str) -> set[str]:
+    """The figures `text` gives only with a bound ("over 99"), where it never gives them bare."""
+    bounded = {(m.group(1).lower(), m.group(2)) for m in BOUND_RE.finditer(text)}
+    bare = NUMBER_RE.findall(BOUND_RE.sub(" ", text))
+    return {f"{b} {n}" for b, n in bounded if n not in bare}
+
+
 def verify_fact(fact: Fact, evidence_text: str) -> tuple[Verification, str]:
     problems: list[str] = []
     ev_words = set(words(evidence_text))
@@ -72,6 +82,9 @@ def verify_fact(fact: Fact, evidence_text: str) -> tuple[Verification, str]:
     stray = sorted(set(NUMBER_RE.findall(fact.statement)) - numbers)
     if stray:
         problems.append(f"number(s) {', '.join(stray[:5])} in the statement but not in the evidence")
+    bounds = _bounded(evidence_text) - _bounded(fact.statement)
+    if bounds:
+        problems.append("bound dropped: " + ", ".join(sorted(bounds)))
     dropped = (QUALIFIERS & ev_words) - set(words(fact.statement))
     if dropped:
         problems.append("qualification dropped: " + ", ".join(sorted(dropped)))

@@ -62,6 +62,16 @@ def test_verification_catches_unfaithful_statements():
     assert verify_fact(wrong_subject, ev)[0] == Verification.unresolved
 
 
+def test_a_figure_given_with_a_bound_keeps_it():
+    ev = "For a subset that is determined during processing by the tagger we achieve accuracy rates of over 99%."
+    base = dict(subject="tagger", type="finding", evidence=["P:1"], quantities=[Quantity(value=99, text="99%", unit="%")])
+    v, note = verify_fact(Fact(statement="The tagger reaches 99% accuracy rates.", **base), ev)
+    assert v == Verification.failed and "bound dropped: over 99" in note
+    assert verify_fact(Fact(statement="The tagger reaches accuracy rates of over 99%.", **base), ev)[0] == Verification.passed
+    # the same figure also given bare: the bare one may be stated
+    assert verify_fact(Fact(statement="The tagger reaches 99% accuracy.", **base), ev + " On all words the tagger reaches 99% accuracy.")[0] == Verification.passed
+
+
 def test_one_claim_per_fact_and_no_fragments():
     from scholarstack.l1.offline import claims, extract_facts
     from scholarstack.models import SourceMap
