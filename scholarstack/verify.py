@@ -79,10 +79,11 @@ def verify_fact(fact: Fact, evidence_text: str) -> tuple[Verification, str]:
         found = NUMBER_RE.findall(q.text)
         if not found or not all(n in numbers for n in found):
             problems.append(f"quantity '{q.text}' not in the evidence")
-    stray = sorted(set(NUMBER_RE.findall(fact.statement)) - numbers)
+    stated = set(NUMBER_RE.findall(fact.statement))
+    stray = sorted(stated - numbers)
     if stray:
         problems.append(f"number(s) {', '.join(stray[:5])} in the statement but not in the evidence")
-    bounds = _bounded(evidence_text) - _bounded(fact.statement)
+    bounds = {b for b in _bounded(evidence_text) - _bounded(fact.statement) if b.rsplit(" ", 1)[1] in stated}
     if bounds:
         problems.append("bound dropped: " + ", ".join(sorted(bounds)))
     dropped = (QUALIFIERS & ev_words) - set(words(fact.statement))
