@@ -25,6 +25,7 @@ import time
 from pathlib import Path
 
 from benchmarks import save
+from scholarstack.settings import EMBEDDERS
 
 LAYER_SETS = (("fact", "entity", "synthesis", "sentence"), ("fact", "sentence"), ("sentence",))
 
@@ -98,7 +99,7 @@ def main() -> None:
     ap.add_argument("--store", required=True, help="a compiled store of ACL ScisummNet papers")
     ap.add_argument("--queries", type=int, default=800)
     ap.add_argument("--choices", nargs="*", default=["bm25", "front", "all"])
-    ap.add_argument("--embedders", nargs="*", default=["minilm"], choices=["minilm", "static", "tfidf"])
+    ap.add_argument("--embedders", nargs="*", default=["minilm"], choices=EMBEDDERS)
     ap.add_argument("--out", default="bench_out")
     args = ap.parse_args()
     rows = run(args.store, args.queries, tuple(args.choices), tuple(args.embedders))

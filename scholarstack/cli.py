@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .settings import quiet_telemetry
+from .settings import EMBEDDERS, quiet_telemetry
 
 
 def _print_json(value: Any) -> None:
@@ -684,7 +684,7 @@ def build_parser() -> argparse.ArgumentParser:
                                           "related_work", "summary", "review", "chain", "novelty", "design", "ideas", "deep_search"])
     sp.add_argument("--data", default=None, help="another file of the same format")
     sp.add_argument("--limit", type=positive_int, default=None, help="at most N items, spread evenly over the file")
-    sp.add_argument("--embedder", choices=["minilm", "static", "tfidf"], default=None)
+    sp.add_argument("--embedder", choices=EMBEDDERS, default=None)
     sp.add_argument("--backend", choices=["offline", "openai"], default="offline")
     sp.add_argument("--budget", type=positive_int, default=None, help="context tokens per question (qa; default 4000, as the sweeps)")
     add("mcp", cmd_mcp, "serve the views and tasks as MCP tools over stdio")
@@ -699,7 +699,7 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--reranker", choices=["auto", "embedding", "lexical", "relevance", "debate", "ensemble"], default="auto",
                     help="auto: the LLM's debate with --backend openai, else the learned relevance judge (embedding where its weights are missing)")
     sp.add_argument("--providers", nargs="+", default=["local"], help="local arxiv openalex s2 (web providers need a network)")
-    sp.add_argument("--embedder", choices=["minilm", "static", "tfidf"], default="minilm")
+    sp.add_argument("--embedder", choices=EMBEDDERS, default="minilm")
     sp.add_argument("--backend", choices=["offline", "openai"], default="offline")
     sp = add("idea", cmd_idea, "evolve a typed idea graph on a topic and synthesise a proposal grounded in the store")
     sp.add_argument("topic")

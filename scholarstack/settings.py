@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Literal
+from typing import Literal, get_args
 
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+Embedders = Literal["minilm", "static", "tfidf"]  # the vector index's encoders (`index.embed.make_embedder`)
+EMBEDDERS: tuple[str, ...] = get_args(Embedders)
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 CONFIG_DIR = REPO_ROOT / "configs"
@@ -29,7 +32,7 @@ class Settings(BaseSettings):
     llm_api_key: str | None = None
     # The vector index's encoder: MiniLM; "static", its learned word-piece table (29x faster to embed
     # with, weaker to search with: benchmarks/index_bench.py), for corpora where embedding dominates.
-    embedder: Literal["minilm", "static", "tfidf"] = "minilm"
+    embedder: Embedders = "minilm"
     # The sentences the vector index embeds besides every fact, entity and synthesis: "front" (titles
     # and abstracts; the rest are found through the facts citing them and by BM25, at 42 % of the
     # vectors: benchmarks/index_bench.py) or "all" (every prose sentence, ~1.6x the embedding time).

