@@ -57,7 +57,10 @@ def bucket(oid: str) -> int:
 
 
 def _in(oid: str, payload: dict[str, Any], buckets: tuple[int, int] | None) -> bool:
-    return buckets is None or buckets[0] <= payload.get(BUCKET, bucket(oid)) < buckets[1]
+    if buckets is None:
+        return True
+    b = payload.get(BUCKET)
+    return buckets[0] <= (bucket(oid) if b is None else b) < buckets[1]  # the md5 only for a point without the field
 
 
 class IndexBusyError(RuntimeError):

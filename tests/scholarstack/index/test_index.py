@@ -40,7 +40,6 @@ def test_index_contract(tmp_path, make):
     assert ix.has("c") and not ix.has("nothing") and ix.search("nothing", x[0], 3) == [] and ix.ids("nothing") == {}
 
 
-
 @pytest.mark.parametrize("make", [lambda p: EdgeIndex(p), lambda p: QdrantIndex(location=":memory:")], ids=["edge", "qdrant"])
 def test_ids_of_a_bucket_range_are_that_range_alone(tmp_path, make):
     """A shard reads its range by the bucket field; a point from before the field (none in its
@@ -54,6 +53,7 @@ def test_ids_of_a_bucket_range_are_that_range_alone(tmp_path, make):
     ix.upsert("c", ["old"], _vecs(1, seed=3), [{"hash": "h"}])  # indexed before buckets
     expected = low | ({"old"} if vectors.bucket("old") < half[1] else set())
     assert set(ix.ids("c", half)) == expected and set(ix.ids("c", (half[1], vectors.BUCKETS))) == set(oids) - low | {"old"} - expected
+
 
 PROBE = ("import sys; from scholarstack.index import vectors; vectors.WAIT_SECONDS = float(sys.argv[2]); "
          "print(len(vectors.EdgeIndex(sys.argv[1]).ids('c')))")

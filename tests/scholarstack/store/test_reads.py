@@ -27,7 +27,6 @@ def test_index_keys_follow_content_and_lifecycle(store, graph):  # noqa: F811
     assert {oid for oid, *_ in store.index_keys(("sentence",), front_only=True)} == {f"P1:{i}" for i in range(0, 7)} & set(keys)
 
 
-
 def test_index_keys_of_one_shard_are_read_in_sql_as_python_buckets_them(store, graph):  # noqa: F811
     """An index shard reads only its documents' keys, by the md5 range the database computes, and the
     shards together read every key once (both engines: the md5 is the same)."""
@@ -42,6 +41,7 @@ def test_index_keys_of_one_shard_are_read_in_sql_as_python_buckets_them(store, g
         assert got == {oid for oid in every if lo <= bucket(oid) < hi}
         shards.append(got)
     assert set().union(*shards) == every and sum(map(len, shards)) == len(every) and all(shards)
+
 
 def test_integrity_counts_and_the_live_digest(store, graph):  # noqa: F811
     """What the asset checks and the build keys read: locators naming no current sentence, citations
