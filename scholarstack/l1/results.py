@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from ..learned import doc_entities, mention_tagger
 from ..models import Context, Fact, FactType, Provenance, Quantity, SourceMap, Verification
 from ..models.common import stable_hash
-from ..l2.mentions import METRIC_WORDS, with_known_names
+from ..l2.mentions import METRIC_WORDS, POINTER, with_known_names
 from ..verify import verify_fact
 
 CITABLE = ("prose", "caption", "table_row")
@@ -25,6 +25,8 @@ VALUE = re.compile(r"^\d+\.\d+$|^\d+$")
 YEAR = re.compile(r"^(19|20)\d\d$")
 AUTHOR = re.compile(r"\b(we|our|ours|proposed)\b", re.I)
 DELTA = re.compile(r"\b(by|improv\w*|gains?|increas\w*|reduc\w*|decreas\w*|absolute|relative)\s*$", re.I)
+RELATIVE = re.compile(r"^(?:%\s)?(?:points?\s|pp\s)?(?:lower|higher|better|worse|less|more|above|below)\b", re.I)
+COUNT = re.compile(r"^(?:million|billion|thousand|k|m)\b", re.I)  # "1.2 million words": a count
 MAX_DISTANCE = 10  # tokens between a value and the metric it is bound to
 # A metric name says what is measured: a known measure or a word that names one.
 METRIC_WORD = re.compile(rf"(?:{METRIC_WORDS})|\b(?:score|rate|error|time|speed|accuracy|precision|recall|"
@@ -114,6 +116,16 @@ def title_system_name(title: str) -> str | None:
     return None
 
 
+def title_head(title: str) -> str | None:
+    """The system name a title opens with, before a colon or a dash ("TnT - A Statistical Part-of-Speech
+    Tagger", "Meteor 1.3: ..."): one or two words, one of them written as a name (a capital inside
+    it, all capitals, or a digit), so "Chinese Part-Of-Speech Tagging: ..." names a topic, not a system."""
+    m = re.match(r"\s*(.{1,40}?)\s*(?::|\s[-–—]\s)", title)
+    if not m or len(words := m.group(1).split()) > 2:
+        return None
+    return m.group(1) if any(re.search(r"^[A-Z]{2,}|.[A-Z]|\d", w) for w in words) else None
+
+
 def paper_system_name(title: str) -> str:
     """The title's name for the system, else the whole title said as the authors' approach (never cut short)."""
     name = title_system_name(title)
@@ -141,40 +153,60 @@ def _nearest(spans: list[tuple[int, int, str]], kind: str, pos: int, before_firs
     if before_first:
         before = [sp for sp in cands if sp[1] <= pos]
         cands = before or cands
-    return min(cands, key=lambda sp: min(abs(sp[0] - pos), abs(sp[1] - 1 - pos)), default=None)
+    return min(cands, key=lambda sp: _distance(sp, pos), default=None)
 
 
 def result_facts(sm: SourceMap, pa: PaperAnalysis, prov: Provenance) -> tuple[list[Fact], set[int]]:
-    """Result facts, and the sids they were drawn from (their verbatim copies are not needed)."""
+    """Result facts, and the sids they were drawn from whole (every value in the sentence became a
+    result fact, so its verbatim copy is not needed; a sentence with a value left over keeps it)."""
     facts: list[Fact] = []
     used: set[int] = set()
     own_name, own, own_sid = pa.own(sm.title)
+    head = title_head(sm.title)  # the system's name the title opens with ("TnT - A Statistical ...")
     by_sid = {s.sid: s for s in sm.sentences}
     for si, (sent, toks, spans) in enumerate(zip(pa.sentences, pa.tokens, pa.doc.spans)):
         if sent.sid == 0 or not any(t == "Metric" for _, _, t in spans):
             continue
         words = [w for w, _, _ in toks]
+        values, made = set(), set()  # the sentence's values, and those a result fact states
         for i, w in enumerate(words):
-            percent = i + 1 < len(words) and words[i + 1] == "%"
+            percent = _is_percent(words, i)
             if not VALUE.match(w) or YEAR.match(w) or ("." not in w and not percent):
                 continue
-            if any(a <= i < b for a, b, _ in spans):
-                continue  # a number inside a name ("CoNLL 2003", "BLEU-4")
+            if any(a <= i < b for a, b, _ in spans) or POINTER.search(sent.text[max(0, toks[i][1] - 12):toks[i][1]]):
+                continue  # a number inside a name ("CoNLL 2003", "BLEU-4") or pointing somewhere ("section 4.1")
+            values.add(i)
+            after = " ".join(words[i + 1:i + 4])
+            if RELATIVE.match(after) or COUNT.match(after):
+                continue  # "1.8 points lower than X" is a difference to another system; "1.2 million" a count
             metric = _nearest(spans, "Metric", i)
-            if (metric is None or min(abs(metric[0] - i), abs(metric[1] - 1 - i)) > MAX_DISTANCE
-                    or not METRIC_WORD.search(_surface(sent.text, toks, metric))):
+            if metric is None or not METRIC_WORD.search(_surface(sent.text, toks, metric)):
                 continue
+            clause_start = -1  # where the value's clause starts, when its metric is named in an earlier one
+            if _distance(metric, i) > MAX_DISTANCE:
+                clause_start = _shared_metric(words, spans, metric, i) if sent.kind == "prose" else None
+                if clause_start is None:
+                    continue
             evidence = [sent.sid]
             method = _nearest(spans, "Method", i, before_first=True)
+            if method is not None and _compared(words, method):
+                continue  # "a gain of 1.1 BLEU over GIZA++": the value is not GIZA++'s, and whose it is the sentence does not name
             if method is not None and not specific(_surface(sent.text, toks, method)):
                 method = None
-            if method is not None:
+            if clause_start >= 0 and (method is None or not clause_start < method[0] < i):
+                continue  # the value's own clause names no method: the other clause's is not its
+            if method is not None and head and _authors(words, method):
+                method_name = head  # "our much simpler HMM approach": the paper's own method, by the title's name for it
+                evidence.append(0)
+            elif method is not None:
                 method_name = _surface(sent.text, toks, method)
             elif AUTHOR.search(sent.text):
                 method_name = own_name
                 evidence.append(own_sid)
             else:
                 continue
+            if re.search(rf"(?<![\d.]){re.escape(w)}(?![\d.])", method_name):
+                continue  # the version in a name ("Meteor 1.3"), not a value
             data = _nearest(spans, "Material", i)
             if data is not None:
                 dataset = _surface(sent.text, toks, data)
@@ -203,8 +235,64 @@ def result_facts(sm: SourceMap, pa: PaperAnalysis, prov: Provenance) -> tuple[li
             if verification == Verification.failed:
                 continue  # the sentence qualifies the value ("not", "only", "about"): its verbatim fact keeps it
             facts.append(fact.model_copy(update={"verification": verification, "verification_note": note}))
+            made.add(i)
+        if made and made == values:
             used.add(sent.sid)
     return _dedupe(facts), used
+
+
+def _distance(span: tuple[int, int, str], i: int) -> int:
+    return min(abs(span[0] - i), abs(span[1] - 1 - i))
+
+
+def _shared_metric(words: list[str], spans: list[tuple[int, int, str]], metric: tuple[int, int, str], i: int) -> int | None:
+    """A second value whose metric is elided in a parallel clause ("X reports an accuracy of 96.6%
+    ..., our approach delivers 96.7%"): the sentence names one metric and gives two values of the same
+    kind (both percentages or neither), the first within reach of the metric and `i` the second; not
+    a change "from 95.5% ... to 96.4%". A sentence listing more values is a flattened table or a
+    list, whose columns say what each value measures. Returns the first value's position."""
+    if sum(t == "Metric" for _, _, t in spans) != 1:
+        return None
+    values = [j for j, w in enumerate(words) if VALUE.match(w) and not YEAR.match(w) and ("." in w or _is_percent(words, j))
+              and not any(a <= j < b for a, b, _ in spans)]
+    if len(values) != 2 or values[1] != i:
+        return None
+    j = values[0]
+    if j > 0 and words[j - 1].lower() == "from" and "to" in (w.lower() for w in words[j:i]):
+        return None
+    return j if _distance(metric, j) <= MAX_DISTANCE and _is_percent(words, j) == _is_percent(words, i) else None
+
+
+COMPARED = frozenset("outperforms outperform outperformed outperforming beats beat surpasses surpass than over versus vs vs. "
+                     "against".split())
+
+
+def _compared(words: list[str], span: tuple[int, int, str]) -> bool:
+    """A method named as what is compared against ("outperforms the system of Hiero by 0.7", "better
+    than HMM"), not what reaches the value; "none outperform X, which attains 74%" names X's value."""
+    for j in range(span[0] - 1, max(-1, span[0] - 6), -1):
+        w = words[j].lower()
+        if w in COMPARED or w in ("to", "with") and j > 0 and words[j - 1].lower() in ("relative", "compared", "comparison"):
+            return not (j > 0 and words[j - 1].lower() in ("none", "no", "not", "never"))
+        if w in (",", ";", ".", "(", ")", ":"):
+            return False
+    return False
+
+
+def _is_percent(words: list[str], i: int) -> bool:
+    return i + 1 < len(words) and words[i + 1] == "%"
+
+
+def _authors(words: list[str], span: tuple[int, int, str]) -> bool:
+    """A method the authors call their own: "our" opens the phrase ending in the name, within the
+    clause ("our baseline CRF" and "our earlier tagger" are not the method the paper proposes)."""
+    for j in range(span[0] - 1, max(-1, span[0] - 7), -1):
+        w = words[j].lower()
+        if w in ("our", "ours"):
+            return True
+        if w in (",", ";", ".", "(", ")", ":") or w in ("baseline", "baselines", "previous", "earlier", "prior"):
+            return False
+    return False
 
 
 def _surface(text: str, toks: list[tuple[str, int, int]], span: tuple[int, int, str]) -> str:

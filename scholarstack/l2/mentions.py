@@ -20,6 +20,8 @@ METRIC_WORDS = (
     "kappa|auc|ndcg|exact match|top-1 accuracy|top-5 accuracy|mean iou|miou|iou|psnr|ssim|bpc|cider|spice|em"
 )
 METRIC_RE = re.compile(rf"\b({METRIC_WORDS})\b", re.I)
+# Words before a number that points somewhere ("table 5", "section 4.1"): the number is no quantity.
+POINTER = re.compile(r"\b(?:tables?|fig(?:ure)?s?|sections?|sec|eq(?:uation)?s?|chapters?|appendix|step|rows?|columns?)\.?\s*$", re.I)
 TASK_HEADS = (
     "parsing|tagging|translation|recognition|classification|segmentation|resolution|extraction|summarization|"
     "summarisation|disambiguation|labeling|labelling|retrieval|generation|alignment|induction|detection|"

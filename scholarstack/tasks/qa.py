@@ -42,7 +42,9 @@ ENTITY_TYPE = {"model": "method", "baseline": "method", "method": "method", "app
                "architecture": "method", "system": "method", "classifier": "method", "network": "method",
                "dataset": "dataset", "data set": "dataset", "corpus": "dataset", "corpora": "dataset", "benchmark": "dataset",
                "language": "dataset", "metric": "metric", "measure": "metric", "task": "task"}
-NUMBER_WITH_UNIT = re.compile(r"(?<![\w.])(\d[\d,]*(?:\.\d+)?\s*(?:%|percent)?)((?:\s+(?!and\b|or\b|in\b|of\b|the\b|to\b)[A-Za-z][\w\-]*){0,2})")
+NUMBER_WITH_UNIT = re.compile(r"(?<![\w.])(\d[\d,]*(?:\.\d+)?\s*(?:%|percent)?)((?:\s+(?!(?:and|or|in|of|the|to|on|for|with|at|by|"
+                              r"from|than|using|is|was|are|were)\b)[A-Za-z][\w\-]*){0,2})")
+YEAR = re.compile(r"^(?:19|20)\d\d$")  # dates a citation
 
 
 def _words(text: str) -> set[str]:
@@ -50,10 +52,11 @@ def _words(text: str) -> set[str]:
 
 
 def distinct(ranked, n: int) -> list:
-    """The best `n` pieces of evidence at distinct locators (a fact and its own sentence count once)."""
+    """The best `n` pieces of evidence at distinct locators (a fact and its own sentence count once;
+    a fact that also cites where its method is named is more than its sentence)."""
     used, seen = [], set()
     for r in ranked:
-        if not seen & set(r.item.locators):
+        if not r.item.locators or not set(r.item.locators) <= seen:
             used.append(r)
             seen |= set(r.item.locators)
         if len(used) == n:
@@ -63,7 +66,7 @@ def distinct(ranked, n: int) -> list:
 
 def typed_answer(question: str, ranked) -> tuple[str, list] | None:
     """The answer the question's form asks for, from the top evidence; None when it has none."""
-    from ..l2.mentions import extract_mentions
+    from ..l2.mentions import POINTER, extract_mentions
 
     top = distinct(ranked, 3)
     m = ENTITY_Q.match(question.strip())
@@ -80,15 +83,21 @@ def typed_answer(question: str, ranked) -> tuple[str, list] | None:
         if found:
             return ", ".join(found[:6]), used
     if NUMERIC_Q.match(question.strip()):
+        # The quantity the question's words surround most, in the top evidence; a percentage before a
+        # bare number, the better-ranked evidence on a tie.
         asked = _words(question)
-        for r in top:
-            best = None
-            for n in NUMBER_WITH_UNIT.finditer(r.item.text):
-                near = _words(r.item.text[max(0, n.start() - 60): n.end() + 40]) & asked
-                if best is None or len(near) > best[0]:
-                    best = (len(near), (n.group(1) + n.group(2)).strip())
-            if best is not None:
-                return best[1], [r]
+        best = None
+        for rank, r in enumerate(top):
+            text = r.item.text
+            for n in NUMBER_WITH_UNIT.finditer(text):
+                if YEAR.match(n.group(1).strip()) or POINTER.search(text[max(0, n.start() - 12):n.start()]):
+                    continue
+                near = len(_words(text[max(0, n.start() - 60): n.end() + 40]) & asked)
+                key = (near, "%" in n.group(1) or "percent" in n.group(1), -rank)
+                if best is None or key > best[0]:
+                    best = (key, (n.group(1) + n.group(2)).strip(), r)
+        if best is not None:
+            return best[1], [best[2]]
     return None
 
 
