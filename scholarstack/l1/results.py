@@ -27,6 +27,7 @@ AUTHOR = re.compile(r"\b(we|our|ours|proposed)\b", re.I)
 DELTA = re.compile(r"\b(by|improv\w*|gains?|increas\w*|reduc\w*|decreas\w*|absolute|relative)\s*$", re.I)
 RELATIVE = re.compile(r"^(?:%\s)?(?:points?\s|pp\s)?(?:lower|higher|better|worse|less|more|above|below)\b", re.I)
 COUNT = re.compile(r"^(?:million|billion|thousand|k|m)\b", re.I)  # "1.2 million words": a count
+HYPOTHETICAL = re.compile(r"\b(?:if|assum\w*|suppos\w*|hypothetical\w*|would)\b", re.I)  # "if we assume the rate is 10%"
 MAX_DISTANCE = 10  # tokens between a value and the metric it is bound to
 # A metric name says what is measured: a known measure or a word that names one.
 METRIC_WORD = re.compile(rf"(?:{METRIC_WORDS})|\b(?:score|rate|error|time|speed|accuracy|precision|recall|"
@@ -177,8 +178,8 @@ def result_facts(sm: SourceMap, pa: PaperAnalysis, prov: Provenance) -> tuple[li
                 continue  # a number inside a name ("CoNLL 2003", "BLEU-4") or pointing somewhere ("section 4.1")
             values.add(i)
             after = " ".join(words[i + 1:i + 4])
-            if RELATIVE.match(after) or COUNT.match(after):
-                continue  # "1.8 points lower than X" is a difference to another system; "1.2 million" a count
+            if RELATIVE.match(after) or COUNT.match(after) or _span_end(words, i) or HYPOTHETICAL.search(sent.text[:toks[i][1]]):
+                continue  # "1.8 points lower than X", "1.2 million", "from 0.38 to 0.45", "if the rate is 10%": no level reached
             metric = _nearest(spans, "Metric", i)
             if metric is None or not METRIC_WORD.search(_surface(sent.text, toks, metric)):
                 continue
@@ -277,6 +278,14 @@ def _compared(words: list[str], span: tuple[int, int, str]) -> bool:
         if w in (",", ";", ".", "(", ")", ":"):
             return False
     return False
+
+
+def _span_end(words: list[str], i: int) -> bool:
+    """One end of a range or a change: "from 0.38 to 0.45", "from 60% to 75%"."""
+    low = [w.lower() for w in words]
+    if i > 0 and low[i - 1] == "from" and "to" in low[i + 1:i + 4]:
+        return True
+    return i > 0 and low[i - 1] == "to" and "from" in low[max(0, i - 6):i - 1]
 
 
 def _is_percent(words: list[str], i: int) -> bool:

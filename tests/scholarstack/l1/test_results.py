@@ -71,3 +71,11 @@ def test_a_sentence_keeps_its_verbatim_fact_when_a_value_is_left_over():
     facts = extract_facts(sm)
     assert [f.quantities[0].text for f in facts if f.variant.startswith("r")] == ["97.2%"]
     assert any(f.statement.startswith("CRF-Tagger reaches 97.2% accuracy on the Penn Treebank, 0.4 points lower") for f in facts)
+
+
+def test_a_range_a_change_or_a_supposition_is_no_level_reached():
+    sm = paper("The accuracy of CRF-Tagger rose from 96.1% to 97.0% on the Penn Treebank when suffixes were added.",
+               "If we assume an accuracy of 90% for CRF-Tagger on unseen words, 200 errors remain.")
+    facts = extract_facts(sm)
+    assert not [f for f in facts if f.variant.startswith("r")]
+    assert {f.evidence[0] for f in facts} == {"P:1", "P:2"}  # each sentence kept whole, its condition with it
