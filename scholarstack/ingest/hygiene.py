@@ -26,6 +26,8 @@ INSTRUCTION_RE = re.compile(
     re.I,
 )
 CAPTION_RE = re.compile(r"^(?:figure|fig\.|table|tab\.|algorithm)\s*\d+(?:\.\d+)*[a-z]?\s*[:.](?:\s|$)", re.I)
+# A caption inside the text ("... 95.1 92.3 93.7 Table 10: Performance of ..."): a table the PDF reader ran into prose.
+EMBEDDED_CAPTION = re.compile(r"\s(?:Table|Figure|Fig\.)\s*\d+\s*:\s")
 NUMBER_TOKEN = re.compile(r"^[(\[]?[-+±]?\d[\d.,]*%?[)\]]?[*†‡]?$")
 # Bracket, brace, tilde or semicolon debris inside a word, or a comma/paren between letters: OCR damage ("t)arent", "doc,wm").
 DEBRIS_TOKEN = re.compile(r"[A-Za-z][\[{}~^\\;][A-Za-z():;]|[a-z]\][a-z]|^\][a-z]|[a-z][),][a-z]|[a-z]\d[a-z]")
@@ -68,6 +70,8 @@ def sentence_kind(text: str, section: str = "") -> str:
     prose_like = sum(1 for t in tokens if t.lower().strip(",.;:()") in FUNCTION_WORDS) >= 0.15 * len(tokens)
     if len(numbers) >= 4 and len(numbers) >= 0.3 * len(tokens) and not prose_like:
         return TABLE_ROW
+    if (m := EMBEDDED_CAPTION.search(text)) and sum(1 for t in text[:m.start()].split() if NUMBER_TOKEN.match(t)) >= 4:
+        return TABLE_ROW  # a flattened table with its caption: kept for evidence, no fact of its own
     math = sum(1 for ch in text if ch in MATH_CHARS)
     if math >= 3 and (math >= 0.08 * len(text) or len(words) < 0.5 * len(tokens)) and not prose_like:
         return EQUATION

@@ -17,6 +17,10 @@ from scholarstack.ingest.records import PaperRecord, Section, to_source_map
     ("Table 2: Statistics of training and test corpus for the Verbmobil task.", "caption"),
     ("Figure 4: POS tagging accuracy using one-at-a-time, character-based POS tagger", "caption"),
     ("Language LAS UAS Avg LAS Top LAS Arabic 74.71 84.04 68.34 76.52 Basque 74.64 81.19 68.06 76.94", "table_row"),
+    ("The constraints SUPERTAGGING/PARSING USAGE CONSTRAINTS DISK MEMORY ? = 0.01 ? 0.05 ? 0.1 17 GB 31 GB CCGbank "
+     "constraints 13 GB 23 GB Eisner constraints 9 GB 16 GB Table 3: Space requirements for model training dataprevent "
+     "any constituent which is the result of a forward composition serving as the primary functor.", "table_row"),  # C04-1041:103
+    ("As Table 3: shows, 2 of 3 runs converged.", "prose"),
     ("PG(ti|wi, θ) = PG(ti|θ) × Π P(wj|tj) / Z", "equation"),
     ("Gale, W., K. Church, and D. Yarowsky, \"One Sense Per Discourse,\" Proceedings of the DARPA Workshop, 1992.", "reference"),
     ("Hearst, M. 1992.", "reference"),
