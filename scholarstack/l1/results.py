@@ -18,7 +18,7 @@ from ..learned import doc_entities, mention_tagger
 from ..models import Context, Fact, FactType, Provenance, Quantity, SourceMap, Verification
 from ..models.common import stable_hash
 from ..l2.mentions import METRIC_WORDS, POINTER, with_known_names
-from ..verify import verify_fact
+from ..verify import BOUND_RE, QUALIFIERS, verify_fact, words
 
 CITABLE = ("prose", "caption", "table_row")
 VALUE = re.compile(r"^\d+\.\d+$|^\d+$")
@@ -58,6 +58,15 @@ class PaperAnalysis:
 
     def first_sid(self, ci: int) -> int:
         return self.sentences[self.clusters[ci].mentions[0][0]].sid
+
+    def plain_sid(self, ci: int) -> int | None:
+        """The first sentence naming cluster `ci` that qualifies nothing ("not", "only", "over 99%"),
+        so citing it for the name adds no qualification the statement would have to keep."""
+        for si in dict.fromkeys(m[0] for m in self.clusters[ci].mentions):
+            text = self.sentences[si].text
+            if not QUALIFIERS & set(words(text)) and not BOUND_RE.search(text):
+                return self.sentences[si].sid
+        return None
 
     def main(self, etype: str, salient_only: bool = False) -> int | None:
         """The most salient cluster of a type (the paper's own method, its main dataset, ...); in a
@@ -220,6 +229,10 @@ def result_facts(sm: SourceMap, pa: PaperAnalysis, prov: Provenance) -> tuple[li
                     evidence.append(pa.first_sid(paired[0]))
             task_span = _nearest(spans, "Task", i)
             task = _surface(sent.text, toks, task_span) if task_span is not None else ""
+            if task_span is None and (main_task := pa.main("Task", salient_only=True)) is not None \
+                    and (named := pa.plain_sid(main_task)) is not None:
+                task = pa.clusters[main_task].name  # the paper's main task, cited where it is named
+                evidence.append(named)
             metric_name = _surface(sent.text, toks, metric)
             text = w + ("%" if percent else "")
             delta = bool(DELTA.search(" ".join(words[max(0, i - 3):i])))

@@ -42,7 +42,7 @@ ENTITY_TYPE = {"model": "method", "baseline": "method", "method": "method", "app
                "architecture": "method", "system": "method", "classifier": "method", "network": "method",
                "dataset": "dataset", "data set": "dataset", "corpus": "dataset", "corpora": "dataset", "benchmark": "dataset",
                "language": "dataset", "metric": "metric", "measure": "metric", "task": "task"}
-NUMBER_WITH_UNIT = re.compile(r"(?<![\w.])(\d[\d,]*(?:\.\d+)?\s*(?:%|percent)?)((?:\s+(?!(?:and|or|in|of|the|to|on|for|with|at|by|"
+NUMBER_WITH_UNIT = re.compile(r"(?<![\w.])(\d(?:[\d,]*\d)?(?:\.\d+)?(?:\s*(?:%|percent))?)((?:\s+(?!(?:and|or|in|of|the|to|on|for|with|at|by|"
                               r"from|than|using|is|was|are|were)\b)[A-Za-z][\w\-]*){0,2})")
 YEAR = re.compile(r"^(?:19|20)\d\d$")  # dates a citation
 
@@ -90,7 +90,7 @@ def typed_answer(question: str, ranked) -> tuple[str, list] | None:
         for rank, r in enumerate(top):
             text = r.item.text
             for n in NUMBER_WITH_UNIT.finditer(text):
-                if YEAR.match(n.group(1).strip()) or POINTER.search(text[max(0, n.start() - 12):n.start()]):
+                if YEAR.match(n.group(1).strip(" ,")) or POINTER.search(text[max(0, n.start() - 12):n.start()]):
                     continue
                 near = len(_words(text[max(0, n.start() - 60): n.end() + 40]) & asked)
                 key = (near, "%" in n.group(1) or "percent" in n.group(1), -rank)

@@ -165,3 +165,7 @@ def test_a_numeric_answer_is_the_quantity_the_question_surrounds_not_a_pointer()
     ranked.sort(key=lambda r: [i.id for i in items].index(r.item.id))  # the pointer ranked first
     answer, used = typed_answer(question, ranked)
     assert answer == "96.7% accuracy" and used[0].item.id == "f2"
+    # A year before a comma dates the data; it is not its size.
+    year = [ViewItem(id="P:7", kind="sentence", text="Collected in 2014, the Chinese data holds 32,595 posts.", locators=["P:7"])]
+    question = "What is the size of the Chinese data?"
+    assert typed_answer(question, score_items(question, year))[0] == "32,595 posts"
