@@ -18,7 +18,8 @@ from ..learned import doc_entities, mention_tagger
 from ..models import Context, Fact, FactType, Provenance, Quantity, SourceMap, Verification
 from ..models.common import stable_hash
 from ..l2.mentions import METRIC_WORDS, POINTER, with_known_names
-from ..verify import BOUND_RE, QUALIFIERS, verify_fact, words
+from ..verify import BOUND_RE, QUALIFIERS, verify_fact
+from ..verify import words as word_list  # the gate's tokens (result_facts names its own list "words")
 
 CITABLE = ("prose", "caption", "table_row")
 VALUE = re.compile(r"^\d+\.\d+$|^\d+$")
@@ -64,7 +65,7 @@ class PaperAnalysis:
         so citing it for the name adds no qualification the statement would have to keep."""
         for si in dict.fromkeys(m[0] for m in self.clusters[ci].mentions):
             text = self.sentences[si].text
-            if not QUALIFIERS & set(words(text)) and not BOUND_RE.search(text):
+            if not QUALIFIERS & set(word_list(text)) and not BOUND_RE.search(text):
                 return self.sentences[si].sid
         return None
 
