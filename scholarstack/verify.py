@@ -64,6 +64,12 @@ def _bounded(text: str) -> set[str]:
     return {f"{b} {n}" for b, n in bounded if n not in bare}
 
 
+def qualifies(text: str) -> bool:
+    """Whether `text` qualifies anything (a qualifier word or a bounded figure), which a statement
+    citing it would have to keep (`verify_fact`)."""
+    return bool(QUALIFIERS & set(words(text))) or BOUND_RE.search(text) is not None
+
+
 def verify_fact(fact: Fact, evidence_text: str) -> tuple[Verification, str]:
     problems: list[str] = []
     ev_words = set(words(evidence_text))

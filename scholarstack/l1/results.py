@@ -17,9 +17,8 @@ from dataclasses import dataclass
 from ..learned import doc_entities, mention_tagger
 from ..models import Context, Fact, FactType, Provenance, Quantity, SourceMap, Verification
 from ..models.common import stable_hash
-from ..l2.mentions import METRIC_WORDS, POINTER, with_known_names
-from ..verify import BOUND_RE, QUALIFIERS, verify_fact
-from ..verify import words as word_list  # the gate's tokens (result_facts names its own list "words")
+from ..l2.mentions import METRIC_WORDS, points, with_known_names
+from ..verify import qualifies, verify_fact
 
 CITABLE = ("prose", "caption", "table_row")
 VALUE = re.compile(r"^\d+\.\d+$|^\d+$")
@@ -63,11 +62,8 @@ class PaperAnalysis:
     def plain_sid(self, ci: int) -> int | None:
         """The first sentence naming cluster `ci` that qualifies nothing ("not", "only", "over 99%"),
         so citing it for the name adds no qualification the statement would have to keep."""
-        for si in dict.fromkeys(m[0] for m in self.clusters[ci].mentions):
-            text = self.sentences[si].text
-            if not QUALIFIERS & set(word_list(text)) and not BOUND_RE.search(text):
-                return self.sentences[si].sid
-        return None
+        return next((self.sentences[si].sid for si in dict.fromkeys(m[0] for m in self.clusters[ci].mentions)
+                     if not qualifies(self.sentences[si].text)), None)
 
     def main(self, etype: str, salient_only: bool = False) -> int | None:
         """The most salient cluster of a type (the paper's own method, its main dataset, ...); in a
@@ -174,18 +170,20 @@ def result_facts(sm: SourceMap, pa: PaperAnalysis, prov: Provenance) -> tuple[li
     used: set[int] = set()
     own_name, own, own_sid = pa.own(sm.title)
     head = title_head(sm.title)  # the system's name the title opens with ("TnT - A Statistical ...")
+    # The paper's main task, and a sentence naming it, for results whose sentence names no task.
+    main_task = pa.main("Task", salient_only=True)
+    task_sid = pa.plain_sid(main_task) if main_task is not None else None
     by_sid = {s.sid: s for s in sm.sentences}
     for si, (sent, toks, spans) in enumerate(zip(pa.sentences, pa.tokens, pa.doc.spans)):
         if sent.sid == 0 or not any(t == "Metric" for _, _, t in spans):
             continue
         words = [w for w, _, _ in toks]
+        candidates = _candidate_values(words, spans)
         values, made = set(), set()  # the sentence's values, and those a result fact states
-        for i, w in enumerate(words):
-            percent = _is_percent(words, i)
-            if not VALUE.match(w) or YEAR.match(w) or ("." not in w and not percent):
-                continue
-            if any(a <= i < b for a, b, _ in spans) or POINTER.search(sent.text[max(0, toks[i][1] - 12):toks[i][1]]):
-                continue  # a number inside a name ("CoNLL 2003", "BLEU-4") or pointing somewhere ("section 4.1")
+        for i in candidates:
+            w, percent = words[i], _is_percent(words, i)
+            if points(sent.text, toks[i][1]):
+                continue  # a number pointing somewhere ("section 4.1")
             values.add(i)
             after = " ".join(words[i + 1:i + 4])
             if RELATIVE.match(after) or COUNT.match(after) or _span_end(words, i) or HYPOTHETICAL.search(sent.text[:toks[i][1]]):
@@ -195,7 +193,7 @@ def result_facts(sm: SourceMap, pa: PaperAnalysis, prov: Provenance) -> tuple[li
                 continue
             clause_start = -1  # where the value's clause starts, when its metric is named in an earlier one
             if _distance(metric, i) > MAX_DISTANCE:
-                clause_start = _shared_metric(words, spans, metric, i) if sent.kind == "prose" else None
+                clause_start = _shared_metric(words, spans, candidates, metric, i) if sent.kind == "prose" else None
                 if clause_start is None:
                     continue
             evidence = [sent.sid]
@@ -230,10 +228,9 @@ def result_facts(sm: SourceMap, pa: PaperAnalysis, prov: Provenance) -> tuple[li
                     evidence.append(pa.first_sid(paired[0]))
             task_span = _nearest(spans, "Task", i)
             task = _surface(sent.text, toks, task_span) if task_span is not None else ""
-            if task_span is None and (main_task := pa.main("Task", salient_only=True)) is not None \
-                    and (named := pa.plain_sid(main_task)) is not None:
-                task = pa.clusters[main_task].name  # the paper's main task, cited where it is named
-                evidence.append(named)
+            if task_span is None and task_sid is not None:
+                task = pa.clusters[main_task].name
+                evidence.append(task_sid)
             metric_name = _surface(sent.text, toks, metric)
             text = w + ("%" if percent else "")
             delta = bool(DELTA.search(" ".join(words[max(0, i - 3):i])))
@@ -260,16 +257,23 @@ def _distance(span: tuple[int, int, str], i: int) -> int:
     return min(abs(span[0] - i), abs(span[1] - 1 - i))
 
 
-def _shared_metric(words: list[str], spans: list[tuple[int, int, str]], metric: tuple[int, int, str], i: int) -> int | None:
+def _candidate_values(words: list[str], spans: list[tuple[int, int, str]]) -> list[int]:
+    """Positions of the numbers that may be reported values: a decimal or a percentage, not a year,
+    not inside a name ("CoNLL 2003", "BLEU-4")."""
+    return [j for j, w in enumerate(words) if VALUE.match(w) and not YEAR.match(w) and ("." in w or _is_percent(words, j))
+            and not any(a <= j < b for a, b, _ in spans)]
+
+
+def _shared_metric(words: list[str], spans: list[tuple[int, int, str]], values: list[int], metric: tuple[int, int, str],
+                   i: int) -> int | None:
     """A second value whose metric is elided in a parallel clause ("X reports an accuracy of 96.6%
     ..., our approach delivers 96.7%"): the sentence names one metric and gives two values of the same
     kind (both percentages or neither), the first within reach of the metric and `i` the second; not
     a change "from 95.5% ... to 96.4%". A sentence listing more values is a flattened table or a
-    list, whose columns say what each value measures. Returns the first value's position."""
+    list, whose columns say what each value measures. `values`: the sentence's candidate values.
+    Returns the first value's position."""
     if sum(t == "Metric" for _, _, t in spans) != 1:
         return None
-    values = [j for j, w in enumerate(words) if VALUE.match(w) and not YEAR.match(w) and ("." in w or _is_percent(words, j))
-              and not any(a <= j < b for a, b, _ in spans)]
     if len(values) != 2 or values[1] != i:
         return None
     j = values[0]
@@ -278,6 +282,7 @@ def _shared_metric(words: list[str], spans: list[tuple[int, int, str]], metric: 
     return j if _distance(metric, j) <= MAX_DISTANCE and _is_percent(words, j) == _is_percent(words, i) else None
 
 
+CLAUSE_BREAK = frozenset(",;.():")  # tokens a phrase does not reach across
 COMPARED = frozenset("outperforms outperform outperformed outperforming beats beat surpasses surpass than over versus vs vs. "
                      "against".split())
 
@@ -289,7 +294,7 @@ def _compared(words: list[str], span: tuple[int, int, str]) -> bool:
         w = words[j].lower()
         if w in COMPARED or w in ("to", "with") and j > 0 and words[j - 1].lower() in ("relative", "compared", "comparison"):
             return not (j > 0 and words[j - 1].lower() in ("none", "no", "not", "never"))
-        if w in (",", ";", ".", "(", ")", ":"):
+        if w in CLAUSE_BREAK:
             return False
     return False
 
@@ -313,7 +318,7 @@ def _authors(words: list[str], span: tuple[int, int, str]) -> bool:
         w = words[j].lower()
         if w in ("our", "ours"):
             return True
-        if w in (",", ";", ".", "(", ")", ":") or w in ("baseline", "baselines", "previous", "earlier", "prior"):
+        if w in CLAUSE_BREAK or w in ("baseline", "baselines", "previous", "earlier", "prior"):
             return False
     return False
 

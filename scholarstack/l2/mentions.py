@@ -22,6 +22,11 @@ METRIC_WORDS = (
 METRIC_RE = re.compile(rf"\b({METRIC_WORDS})\b", re.I)
 # Words before a number that points somewhere ("table 5", "section 4.1"): the number is no quantity.
 POINTER = re.compile(r"\b(?:tables?|fig(?:ure)?s?|sections?|sec|eq(?:uation)?s?|chapters?|appendix|step|rows?|columns?)\.?\s*$", re.I)
+
+
+def points(text: str, start: int) -> bool:
+    """Whether the number at `start` in `text` points somewhere ("table 5", "section 4.1")."""
+    return POINTER.search(text[max(0, start - 12):start]) is not None
 TASK_HEADS = (
     "parsing|tagging|translation|recognition|classification|segmentation|resolution|extraction|summarization|"
     "summarisation|disambiguation|labeling|labelling|retrieval|generation|alignment|induction|detection|"
