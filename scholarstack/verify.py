@@ -28,8 +28,8 @@ QUALIFIERS = frozenset("not no never without may might could possibly likely unl
                        "partially suggest suggests appear appears cannot".split())
 NUMBER_RE = re.compile(r"\d+(?:\.\d+)?")
 # A bound on a figure ("over 99%", "up to 3 points") is part of what it says: "99%" alone claims more.
-BOUND_RE = re.compile(r"\b(over|above|under|below|(?:more|less|fewer) than|up to|at (?:least|most)|nearly|almost|around|about)"
-                      r"\s+(\d+(?:\.\d+)?)", re.I)
+BOUND_RE = re.compile(r"(\b(?:over|above|under|below|(?:more|less|fewer) than|up to|at (?:least|most)|nearly|almost|around|about)\s+"
+                      r"|(?<![\w.])[<>≤≥~]=?\s*)(\d+(?:\.\d+)?)", re.I)  # "over 99", "> 0.8"
 AUTHOR_VOICE = re.compile(r"\b(we|our|this paper|this work|the proposed|the present)\b", re.I)
 
 
@@ -59,7 +59,7 @@ def overlap(statement: str, evidence: str) -> float:
 
 def _bounded(text: str) -> set[str]:
     """The figures `text` gives only with a bound ("over 99"), where it never gives them bare."""
-    bounded = {(m.group(1).lower(), m.group(2)) for m in BOUND_RE.finditer(text)}
+    bounded = {(m.group(1).strip().lower(), m.group(2)) for m in BOUND_RE.finditer(text)}
     bare = NUMBER_RE.findall(BOUND_RE.sub(" ", text))
     return {f"{b} {n}" for b, n in bounded if n not in bare}
 

@@ -3,7 +3,10 @@
 The learned mention tagger marks Method, Task, Metric and Material spans in every citable sentence
 (prose, captions, table rows); the document entity model says which clusters the paper is about
 and which method it evaluates on which dataset. A number (a decimal or a percentage) next to a
-Metric mention becomes a result: its method is the nearest Method mention in the sentence, or
+Metric mention in a prose sentence becomes a result (a flattened table row has lost the columns
+that say what each number measures, so it stays evidence only); the metric is the one written
+right after the value, else the nearest; a list of values is paired only by "respectively"; its
+method is the nearest Method mention in the sentence, or
 the paper's own method when the authors speak ("we", "our"); its dataset is the nearest Material
 mention, or the dataset the model pairs with that method. Names taken from another sentence bring
 that sentence in as evidence, so every word of the statement is grounded.
@@ -13,20 +16,32 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from itertools import pairwise
 
 from ..learned import doc_entities, mention_tagger
 from ..models import Context, Fact, FactType, Provenance, Quantity, SourceMap, Verification
 from ..models.common import stable_hash
-from ..l2.mentions import METRIC_WORDS, points, with_known_names
+from ..l2.mentions import METRIC_RE, METRIC_WORDS, points, with_known_names
 from ..verify import qualifies, verify_fact
 
 CITABLE = ("prose", "caption", "table_row")
 VALUE = re.compile(r"^\d+\.\d+$|^\d+$")
 YEAR = re.compile(r"^(19|20)\d\d$")
 AUTHOR = re.compile(r"\b(we|our|ours|proposed)\b", re.I)
-DELTA = re.compile(r"\b(by|improv\w*|gains?|increas\w*|reduc\w*|decreas\w*|absolute|relative)\s*$", re.I)
-RELATIVE = re.compile(r"^(?:%\s)?(?:points?\s|pp\s)?(?:lower|higher|better|worse|less|more|above|below)\b", re.I)
-COUNT = re.compile(r"^(?:million|billion|thousand|k|m)\b", re.I)  # "1.2 million words": a count
+NOT_OWN = re.compile(r"\bour\s+(?:\w+\s+)?(?:baselines?|previous|earlier|prior)\b", re.I)  # "our baseline system" is not the proposal
+DELTA = re.compile(r"\b(by|improv\w*|gains?|increas\w*|reduc\w*|decreas\w*|absolute|relative)(?:\s+of)?\s*$", re.I)
+RELATIVE = re.compile(r"^(?:%\s)?(?:points?\s|pp\s)?(?:lower|higher|better|worse|less|more|above|below|faster|slower|times|fold)\b", re.I)
+# A change named after the value ("a 2.1 percent F-measure improvement over ..."): a delta, not a level.
+CHANGE_AFTER = re.compile(r"^(?:%\s|percent\s)?(?:(?:[\w\-]+\s){0,4}(?:improvement|gain|increase|decrease|drop|reduction)s?|relative|absolute"
+                          r"|(?:[\w\-]+\s){0,3}points?\s(?:over|above|better|higher|more))\b", re.I)  # "1.66 BLEU points over the baseline"
+NOT_A_METRIC = re.compile(r"^(?:[ztp][- ]?(?:score|value|statistic)s?|recall that)$", re.I)  # a test statistic; "recall that" (the verb)
+# "1.2 million words", "4.7 days", "the 0.95 confidence intervals": a count, a duration or a level of confidence
+COUNT = re.compile(r"^(?:million|billion|thousand|k|m|days?|hours?|minutes?|seconds?|ms|words|sentences|tokens|documents|"
+                   r"iterations|epochs|confidence|significance)\b", re.I)
+CHANGE_WORDS = frozenset("improvement improvements gain gains increase increases decrease decreases drop drops reduction".split())
+SHARE = re.compile(r"^%\s+of\b", re.I)  # "47% of the time", "88.65% of NPs": a share of something, not a score
+LIST_GLUE = frozenset(", and or % / ;".split())  # what separates the values of a list ("75.49%, 80.87% and 79.12%")
+DASHES = frozenset("- – —".split())
 HYPOTHETICAL = re.compile(r"\b(?:if|assum\w*|suppos\w*|hypothetical\w*|would)\b", re.I)  # "if we assume the rate is 10%"
 MAX_DISTANCE = 10  # tokens between a value and the metric it is bound to
 # A metric name says what is measured: a known measure or a word that names one.
@@ -39,9 +54,10 @@ GENERIC = frozenset("our the a an this that these their its new proposed baselin
 
 
 def specific(name: str) -> bool:
-    """A method name that tells which method it is ("TnT", "maximum entropy tagger"), not just "the parser"."""
+    """A method name that tells which method it is ("TnT", "maximum entropy tagger"), not just "the
+    parser", and not a word the PDF reader split across a line ("Sys- tem", "Re- sulting")."""
     words = re.findall(r"[\w\-]+", name)
-    return bool(words) and (any(any(c.isupper() for c in w) for w in words) or
+    return bool(words) and not re.search(r"\w- [a-z]", name) and (any(any(c.isupper() for c in w) for w in words) or
                             sum(w.lower() not in GENERIC for w in words) >= 1 and len(words) >= 2)
 
 
@@ -175,10 +191,14 @@ def result_facts(sm: SourceMap, pa: PaperAnalysis, prov: Provenance) -> tuple[li
     task_sid = pa.plain_sid(main_task) if main_task is not None else None
     by_sid = {s.sid: s for s in sm.sentences}
     for si, (sent, toks, spans) in enumerate(zip(pa.sentences, pa.tokens, pa.doc.spans)):
-        if sent.sid == 0 or not any(t == "Metric" for _, _, t in spans):
-            continue
+        if sent.sid == 0 or sent.kind != "prose" or not any(t == "Metric" for _, _, t in spans):
+            continue  # a flattened table row has lost the columns that say what each value measures
         words = [w for w, _, _ in toks]
         candidates = _candidate_values(words, spans)
+        lists = _value_lists(words, candidates)
+        # Method spans naming a system: "gives scores of 7.80 NIST" names a measure the tagger took for one.
+        systems = [sp for sp in spans if sp[2] == "Method" and not METRIC_RE.fullmatch(_surface(sent.text, toks, sp))]
+        aligned = _respectively(words, [sp for sp in spans if sp[2] == "Metric"], systems, lists)
         values, made = set(), set()  # the sentence's values, and those a result fact states
         for i in candidates:
             w, percent = words[i], _is_percent(words, i)
@@ -186,21 +206,31 @@ def result_facts(sm: SourceMap, pa: PaperAnalysis, prov: Provenance) -> tuple[li
                 continue  # a number pointing somewhere ("section 4.1")
             values.add(i)
             after = " ".join(words[i + 1:i + 4])
-            if RELATIVE.match(after) or COUNT.match(after) or _span_end(words, i) or HYPOTHETICAL.search(sent.text[:toks[i][1]]):
-                continue  # "1.8 points lower than X", "1.2 million", "from 0.38 to 0.45", "if the rate is 10%": no level reached
-            metric = _nearest(spans, "Metric", i)
-            if metric is None or not METRIC_WORD.search(_surface(sent.text, toks, metric)):
+            if (RELATIVE.match(after) or COUNT.match(after) or SHARE.match(after) or _span_end(words, i)
+                    or HYPOTHETICAL.search(sent.text[:toks[i][1]])):
+                continue  # "1.8 points lower than X", "1.2 million", "47% of the time", "from 0.38 to 0.45", "if ...": no level reached
+            if i == 0 and "." in w and not percent:
+                continue  # "5.3 Precision for the Words with High Confidence": a section number run into the sentence
+            if i > 0 and words[i - 1] in ("P", "R", "F"):
+                continue  # "P 78.77 / R 63.94 / F1 70.58": a measure abbreviated to a letter the tagger does not mark
+            if i in lists and i not in aligned:
+                continue  # one of a list of values ("75.49%, 80.87% and 79.12% for ..."), each under a setting the sentence does not pair
+            metric, method = aligned.get(i) or (_metric_of(words, spans, i), None)
+            if metric is None or not METRIC_WORD.search(_surface(sent.text, toks, metric)) or _not_a_metric(sent.text, toks, metric):
                 continue
             clause_start = -1  # where the value's clause starts, when its metric is named in an earlier one
-            if _distance(metric, i) > MAX_DISTANCE:
-                clause_start = _shared_metric(words, spans, candidates, metric, i) if sent.kind == "prose" else None
+            if _distance(metric, i) > MAX_DISTANCE and i not in aligned:
+                clause_start = _shared_metric(words, spans, candidates, metric, i)
                 if clause_start is None:
                     continue
             evidence = [sent.sid]
-            method = _nearest(spans, "Method", i, before_first=True)
-            if method is not None and _compared(words, method):
+            method = method or _nearest(systems, "Method", i, before_first=True)
+            if method is not None and (_compared(words, method) or _compared_between(words, method, i)):
                 continue  # "a gain of 1.1 BLEU over GIZA++": the value is not GIZA++'s, and whose it is the sentence does not name
             if method is not None and not specific(_surface(sent.text, toks, method)):
+                voice = [j for j in range(i) if AUTHOR.fullmatch(words[j])]  # "we", "our" before the value
+                if not _authors(words, method) and not (voice and voice[-1] >= method[1]):
+                    continue  # "our version had 67.71, the winning system had 67.75": a system the sentence does not name
                 method = None
             if clause_start >= 0 and (method is None or not clause_start < method[0] < i):
                 continue  # the value's own clause names no method: the other clause's is not its
@@ -209,7 +239,7 @@ def result_facts(sm: SourceMap, pa: PaperAnalysis, prov: Provenance) -> tuple[li
                 evidence.append(0)
             elif method is not None:
                 method_name = _surface(sent.text, toks, method)
-            elif AUTHOR.search(sent.text):
+            elif AUTHOR.search(sent.text) and not NOT_OWN.search(sent.text):
                 method_name = own_name
                 evidence.append(own_sid)
             else:
@@ -233,8 +263,13 @@ def result_facts(sm: SourceMap, pa: PaperAnalysis, prov: Provenance) -> tuple[li
                 evidence.append(task_sid)
             metric_name = _surface(sent.text, toks, metric)
             text = w + ("%" if percent else "")
-            delta = bool(DELTA.search(" ".join(words[max(0, i - 3):i])))
-            verb = f"improves {metric_name} by {text}" if delta else f"reaches {text} {metric_name}"
+            before, change = " ".join(words[max(0, i - 3):i]), CHANGE_AFTER.match(" ".join(words[i + 1:i + 8]))
+            delta = bool(DELTA.search(before)) or bool(change)
+            # "an 8% drop in recall", "reducing relative error by 8%"
+            down = re.search(r"drop|decreas|lower|loss|reduc", change.group(0) if change else " ".join(words[max(0, i - 5):i]), re.I)
+            verb = (f"achieves {metric_name} of {text}" if delta and re.search(r"reduction|improvement|gain", metric_name, re.I)
+                    else f"lowers {metric_name} by {text}" if delta and down
+                    else f"improves {metric_name} by {text}" if delta else f"reaches {text} {metric_name}")
             statement = f"{method_name} {verb}" + (f" on {dataset}" if dataset else "") + (f" for {task}" if task else "")
             statement = statement[:1].upper() + statement[1:]  # a sentence, though the method is written "trigram tagger"
             q = Quantity(value=float(w), text=text, unit="%" if percent else "", metric=metric_name, dataset=dataset,
@@ -290,21 +325,102 @@ COMPARED = frozenset("outperforms outperform outperformed outperforming beats be
 def _compared(words: list[str], span: tuple[int, int, str]) -> bool:
     """A method named as what is compared against ("outperforms the system of Hiero by 0.7", "better
     than HMM"), not what reaches the value; "none outperform X, which attains 74%" names X's value."""
-    for j in range(span[0] - 1, max(-1, span[0] - 6), -1):
+    seen = 0
+    for j in range(span[0] - 1, -1, -1):
         w = words[j].lower()
-        if w in COMPARED or w in ("to", "with") and j > 0 and words[j - 1].lower() in ("relative", "compared", "comparison"):
+        seen += w not in DASHES  # "over a state-of-the-art parser": a hyphenated word counts once
+        if seen > 7:
+            break
+        if w in COMPARED or w in ("to", "with") and j > 0 and words[j - 1].lower() in ("relative", "compared", "comparison", "respect"):
             return not (j > 0 and words[j - 1].lower() in ("none", "no", "not", "never"))
         if w in CLAUSE_BREAK:
             return False
     return False
 
 
+def _compared_between(words: list[str], span: tuple[int, int, str], i: int) -> bool:
+    """The sentence turns to something compared between the method and its value ("UML-DOP achieved
+    82.9%, a 20.5% error reduction compared to U-DOP's f-score of 78.5%"): the value is not the method's."""
+    between = [w.lower() for w in words[span[1]:i]]
+    return any(w in ("than", "over", "versus", "vs", "vs.") or w in ("to", "with") and k > 0 and between[k - 1] == "compared"
+               for k, w in enumerate(between))
+
+
+def _not_a_metric(text: str, toks: list[tuple[str, int, int]], metric: tuple[int, int, str]) -> bool:
+    """A "z score" is a test statistic, and "recall that" is the verb, not recall."""
+    following = text[toks[metric[1]][1]:toks[metric[1]][2]] if metric[1] < len(toks) else ""
+    return bool(NOT_A_METRIC.match(_surface(text, toks, metric)) or NOT_A_METRIC.match(f"{_surface(text, toks, metric)} {following}"))
+
+
 def _span_end(words: list[str], i: int) -> bool:
-    """One end of a range or a change: "from 0.38 to 0.45", "from 60% to 75%"."""
+    """One end of a range or a change: "from 0.38 to 0.45", "from 0.7% in BNEWS up to 4.2%", "78.2 – 82.01", "57.0% to 60.4%"."""
     low = [w.lower() for w in words]
-    if i > 0 and low[i - 1] == "from" and "to" in low[i + 1:i + 4]:
+    if i > 0 and low[i - 1] == "from" and "to" in low[i + 1:i + 9]:
         return True
-    return i > 0 and low[i - 1] == "to" and "from" in low[max(0, i - 6):i - 1]
+    if i > 0 and low[i - 1] == "to" and "from" in low[max(0, i - 9):i - 1]:
+        return True
+    after = i + 2 if _is_percent(words, i) else i + 1
+    if after + 1 < len(words) and (words[after] in DASHES or low[after] == "to") and VALUE.match(words[after + 1]):
+        return True  # "78.2 – 82.01", "(57.0% to 60.4%)"
+    return i > 1 and (words[i - 1] in DASHES or low[i - 1] == "to") and (VALUE.match(words[i - 2]) is not None or words[i - 2] == "%")
+
+
+def _value_lists(words: list[str], values: list[int]) -> dict[int, list[int]]:
+    """The values that are items of a list ("75.49%, 80.87% and 79.12%"; "49.0% and 45.6%"): each
+    maps to its whole list. Only commas, "and", "or", "/" and percent signs lie between the items."""
+    groups: list[list[int]] = []
+    for j in values:
+        if groups and all(w.lower() in LIST_GLUE for w in words[groups[-1][-1] + 1:j]):
+            groups[-1].append(j)
+        else:
+            groups.append([j])
+    return {j: g for g in groups if len(g) > 1 for j in g}
+
+
+def _respectively(words: list[str], metrics: list[tuple[int, int, str]], methods: list[tuple[int, int, str]],
+                  lists: dict[int, list[int]]) -> dict[int, tuple[tuple[int, int, str], tuple[int, int, str] | None]]:
+    """List items a "respectively" pairs with names, in order: (metric, method or None) per value.
+    "precision, recall and F-score being 97.2%, 76.7% and 85.7% respectively" pairs metrics;
+    "X and Y reach 80% and 82% accuracy respectively" pairs methods under the one metric. A list the
+    sentence's names do not match one for one is paired with nothing."""
+    low = [w.lower() for w in words]
+    if "respectively" not in low:
+        return {}
+    resp = low.index("respectively")
+    out: dict = {}
+    for group in {tuple(g) for g in lists.values()}:
+        if resp < group[-1] or any(re.search(r"\d", w) for w in words[group[-1] + 1:resp]):
+            continue  # "respectively" pairs other numbers ("(+34 and +37 … respectively)"), not this list
+        # The names a list pairs with are written on one side of it: before it, or after it up to "respectively".
+        for lo, hi in ((0, group[0]), (group[-1] + 1, resp)):
+            ms, ys = [sp for sp in metrics if lo <= sp[0] and sp[1] <= hi], [sp for sp in methods if lo <= sp[0] and sp[1] <= hi]
+            ms, ys = (ms if _listed(words, ms) else []), (ys if _listed(words, ys) else [])
+            if len(ms) == len(group):
+                out |= {j: (ms[k], None) for k, j in enumerate(group)}
+                break
+            if len(metrics) == 1 and len(ys) == len(group):
+                out |= {j: (metrics[0], ys[k]) for k, j in enumerate(group)}
+                break
+    return out
+
+
+def _listed(words: list[str], names: list[tuple[int, int, str]]) -> bool:
+    """Names written as one list ("precision, recall and F-score", "the HMM tagger and the CRF tagger"),
+    not spread over the sentence ("lower precision than …, gains in recall … f-score gains")."""
+    return all(w.lower() in LIST_GLUE or w.lower() in ("the", "a", "an") for a, b in pairwise(names) for w in words[a[1]:b[0]])
+
+
+def _metric_of(words: list[str], spans: list[tuple[int, int, str]], i: int) -> tuple[int, int, str] | None:
+    """The metric a value measures: the one written right after it ("98% precision and 61% recall"
+    gives 61% to recall, though precision is as near), else the nearest."""
+    # "an 8% drop in recall": the change word is no measure, whatever the tagger says
+    spans = [sp for sp in spans if not (sp[1] - sp[0] == 1 and words[sp[0]].lower() in CHANGE_WORDS)]
+    after = i + 2 if _is_percent(words, i) else i + 1
+    if named := next((sp for sp in spans if sp[2] == "Metric" and sp[0] == after), None):
+        return named
+    if after < len(words) and METRIC_RE.fullmatch(words[after]):
+        return (after, after + 1, "Metric")  # "7.80 NIST": a known measure the tagger took for something else
+    return _nearest(spans, "Metric", i)
 
 
 def _is_percent(words: list[str], i: int) -> bool:

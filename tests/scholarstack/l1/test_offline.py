@@ -73,6 +73,10 @@ def test_a_figure_given_with_a_bound_keeps_it():
                        "The tagger reaches 96.7% accuracy, and over 99% on a subset.")[0] == Verification.passed
     # the same figure also given bare: the bare one may be stated
     assert verify_fact(Fact(statement="The tagger reaches 99% accuracy.", **base), ev + " On all words the tagger reaches 99% accuracy.")[0] == Verification.passed
+    # a bound written as a symbol ("the observed > 0.8 precision") is a bound too
+    symbol = dict(base, quantities=[Quantity(value=0.8, text="0.8")])
+    v, note = verify_fact(Fact(statement="The tagger reaches 0.8 precision.", **symbol), "The tagger shows an observed > 0.8 precision.")
+    assert v == Verification.failed and "bound dropped: > 0.8" in note
 
 
 def test_one_claim_per_fact_and_no_fragments():

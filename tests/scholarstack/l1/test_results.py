@@ -79,3 +79,74 @@ def test_a_range_a_change_or_a_supposition_is_no_level_reached():
     facts = extract_facts(sm)
     assert not [f for f in facts if f.variant.startswith("r")]
     assert {f.evidence[0] for f in facts} == {"P:1", "P:2"}  # each sentence kept whole, its condition with it
+
+
+def results_of(sm: SourceMap) -> dict[str, tuple[str, str]]:
+    """value text → (subject, metric) of every result fact."""
+    return {f.quantities[0].text: (f.subject, f.quantities[0].metric) for f in extract_facts(sm) if f.variant.startswith("r")}
+
+
+def test_a_list_of_values_is_paired_only_by_respectively():
+    # P06-1084:18: three accuracies under settings the sentence does not pair; before, the last went to the HMM.
+    listed = paper("Elworthy (1994) reports an accuracy of 75.49%, 80.87% and 79.12% for the unsupervised word-based HMM "
+                   "trained on parts of the LOB corpus.")
+    assert results_of(listed) == {} and len(extract_facts(listed)) == 1
+    paired = paper("The HMM tagger and the CRF tagger reach 95.1% and 96.2% accuracy on the WSJ corpus, respectively.",
+                   "On the WSJ corpus, the Brill tagger has labelled precision, recall and F-score of 97.2%, 76.7% and 85.7% respectively.")
+    assert results_of(paired) == {"95.1%": ("HMM tagger", "accuracy"), "96.2%": ("CRF tagger", "accuracy"),
+                                  "97.2%": ("Brill tagger", "precision"), "76.7%": ("Brill tagger", "recall"),
+                                  "85.7%": ("Brill tagger", "F-score")}
+    unmatched = paper("Our algorithm has a performance of 49.0% and 45.6% F-score, when using 18 labels and 110 labels, respectively.",
+                      # D11-1006: "respectively" pairs the first list with languages; the systems named later are not its pairs
+                      "On the CoNLL test sets, a DMV model obtains UAS of 28.7/41.8/34.6% for ar/zh/ja respectively, whereas an "
+                      "English direct transfer parser obtains 32.1/53.8/32.2% and a multi-source transfer parser obtains 39.9/41.7/43.3%.",
+                      "WordNet features improve by 14.3% and 7.7% the accuracy on the BNEWS and NWIRE datasets (+34 and +37 "
+                      "nouns out of 238 and 484 respectively), whereas the Wikipedia features give smaller improvements.",
+                      # N07-1030: the metrics are spread over the sentence, not listed for the values to pair with
+                      "Despite lower precision than the baseline, the COREF-ILP system gains in recall to end up with f-score "
+                      "gains of 4.3%, 4.2%, and 3.0% across BNEWS, NPAPER, and NWIRE, respectively.")
+    assert results_of(unmatched) == {}  # each list pairs with label sets, languages or counts, not with systems or metrics
+
+
+def test_a_value_takes_the_metric_written_after_it():
+    sm = paper("The Brill tagger reaches 98% precision and 61% recall on the WSJ corpus.",
+               "The CRF tagger gives scores of 7.80 NIST and 0.1952 BLEU on the NIST test set.")
+    stated = results_of(sm)
+    assert stated["98%"][1] == "precision" and stated["61%"][1] == "recall"  # 61% was as near to "precision"
+    assert stated["7.80"] == ("CRF tagger", "NIST") and stated["0.1952"] == ("CRF tagger", "BLEU")  # NIST is no system
+    letters = results_of(paper("The Brill tagger was poor on the WSJ corpus (P 78.77 / R 63.94 / F1 70.58)."))
+    assert "78.77" not in letters and letters["70.58"] == ("Brill tagger", "F1")  # "P" is a measure the tagger cannot see
+
+
+def test_a_share_a_range_a_system_compared_against_or_a_baseline_of_ours_is_no_result():
+    sm = paper("The feature mapping of CRF-Tagger takes 91% of the total parsing time on the Penn Treebank.",
+               "These results represent an error reduction of 18.8% over a state-of-the-art discourse parser on the RST corpus.",
+               "UML-DOP is compared to U-DOP, whose f-score of 78.5% on the WSJ is the best so far.",
+               "Of the 63 cases in our corpus, recall that 59 (93.7%) were first in their phrase.",
+               "On the LO scores of CRF-Tagger we obtained a z score of 2.00.",
+               "5.3 Precision for the Words of CRF-Tagger We next evaluate CRF-Tagger in terms of precision on the WSJ corpus.",
+               "Training CRF-Tagger has a run time of 4.7 days on the WSJ corpus.",
+               "For the Brown test set, the winning system had an F-measure of 67.75.",
+               "CRF-Tagger reaches an accuracy of 96.1 - 97.0% on the Penn Treebank across folds.",
+               "Our baseline system gives 95.0% accuracy on the Penn Treebank.")
+    assert results_of(sm) == {}
+
+
+def test_a_change_written_after_the_value_is_a_delta():
+    for text, stated in (("CRF-Tagger provides a 2.1 percent F-measure improvement on the WSJ corpus.", "improves F-measure by 2.1"),
+                         ("CRF-Tagger scores 1.66 BLEU points over the baseline on the NIST test set.", "improves BLEU points by 1.66"),
+                         ("CRF-Tagger shows an 8% drop in recall on the WSJ corpus.", "lowers recall by 8%"),
+                         # D11-1006: the change is the result; its two ends ("57.0% to 60.4%") are no levels reached
+                         ("CRF-Tagger improves, reducing relative error by 8% on average (57.0% to 60.4%) on the WSJ corpus.",
+                          "lowers relative error by 8%")):
+        [fact] = [f for f in extract_facts(paper(text)) if f.variant.startswith("r")]
+        assert fact.quantities[0].delta and stated in fact.statement
+
+
+def test_a_flattened_table_row_gives_no_result_but_stays_citable():
+    # C04-1072:58: the columns that say what each number measures are gone.
+    row = ("Method Pearson 95%L 95%U Pearson 95%L 95%U BLEU1 0.86 0.83 0.89 0.81 0.75 0.86 BLEU4 0.77 0.72 0.81 0.86 0.81 0.90 "
+           "NIST 0.89 0.86 0.92 0.81 0.75 0.87 WER 0.47 0.41 0.53 0.69 0.62 0.75 Table 1.")
+    sm = SourceMap(paper_key="P", title=TITLE, sentences=[Sentence(sid=0, text=TITLE, section="title"),
+                                                          Sentence(sid=1, text=row, section="5 Experiments", kind="table_row")])
+    assert extract_facts(sm) == [] and sm.sentences[1].kind == "table_row"
