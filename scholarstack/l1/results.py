@@ -31,14 +31,15 @@ AUTHOR = re.compile(r"\b(we|our|ours|proposed)\b", re.I)
 NOT_OWN = re.compile(r"\bour\s+(?:\w+\s+)?(?:baselines?|previous|earlier|prior)\b", re.I)  # "our baseline system" is not the proposal
 DELTA = re.compile(r"\b(by|improv\w*|gains?|increas\w*|reduc\w*|decreas\w*|absolute|relative)(?:\s+of)?\s*$", re.I)
 RELATIVE = re.compile(r"^(?:%\s)?(?:points?\s|pp\s)?(?:lower|higher|better|worse|less|more|above|below|faster|slower|times|fold)\b", re.I)
+CHANGES = ("improvement", "gain", "increase", "decrease", "drop", "reduction")  # nouns naming a change, not a measure
+CHANGE_WORDS = frozenset(CHANGES) | {f"{w}s" for w in CHANGES}
 # A change named after the value ("a 2.1 percent F-measure improvement over ..."): a delta, not a level.
-CHANGE_AFTER = re.compile(r"^(?:%\s|percent\s)?(?:(?:[\w\-]+\s){0,4}(?:improvement|gain|increase|decrease|drop|reduction)s?|relative|absolute"
+CHANGE_AFTER = re.compile(rf"^(?:%\s|percent\s)?(?:(?:[\w\-]+\s){{0,4}}(?:{'|'.join(CHANGES)})s?|relative|absolute"
                           r"|(?:[\w\-]+\s){0,3}points?\s(?:over|above|better|higher|more))\b", re.I)  # "1.66 BLEU points over the baseline"
 NOT_A_METRIC = re.compile(r"^(?:[ztp][- ]?(?:score|value|statistic)s?|recall that)$", re.I)  # a test statistic; "recall that" (the verb)
 # "1.2 million words", "4.7 days", "the 0.95 confidence intervals": a count, a duration or a level of confidence
 COUNT = re.compile(r"^(?:million|billion|thousand|k|m|days?|hours?|minutes?|seconds?|ms|words|sentences|tokens|documents|"
                    r"iterations|epochs|confidence|significance)\b", re.I)
-CHANGE_WORDS = frozenset("improvement improvements gain gains increase increases decrease decreases drop drops reduction".split())
 SHARE = re.compile(r"^%\s+of\b", re.I)  # "47% of the time", "88.65% of NPs": a share of something, not a score
 LIST_GLUE = frozenset(", and or % / ;".split())  # what separates the values of a list ("75.49%, 80.87% and 79.12%")
 DASHES = frozenset("- – —".split())
@@ -228,8 +229,8 @@ def result_facts(sm: SourceMap, pa: PaperAnalysis, prov: Provenance) -> tuple[li
             if method is not None and (_compared(words, method) or _compared_between(words, method, i)):
                 continue  # "a gain of 1.1 BLEU over GIZA++": the value is not GIZA++'s, and whose it is the sentence does not name
             if method is not None and not specific(_surface(sent.text, toks, method)):
-                voice = [j for j in range(i) if AUTHOR.fullmatch(words[j])]  # "we", "our" before the value
-                if not _authors(words, method) and not (voice and voice[-1] >= method[1]):
+                # unless "we"/"our" stands between the phrase and the value ("several parsers …, we obtain 92.1%")
+                if not _authors(words, method) and not any(AUTHOR.fullmatch(w) for w in words[method[1]:i]):
                     continue  # "our version had 67.71, the winning system had 67.75": a system the sentence does not name
                 method = None
             if clause_start >= 0 and (method is None or not clause_start < method[0] < i):
@@ -348,8 +349,9 @@ def _compared_between(words: list[str], span: tuple[int, int, str], i: int) -> b
 
 def _not_a_metric(text: str, toks: list[tuple[str, int, int]], metric: tuple[int, int, str]) -> bool:
     """A "z score" is a test statistic, and "recall that" is the verb, not recall."""
+    name = _surface(text, toks, metric)
     following = text[toks[metric[1]][1]:toks[metric[1]][2]] if metric[1] < len(toks) else ""
-    return bool(NOT_A_METRIC.match(_surface(text, toks, metric)) or NOT_A_METRIC.match(f"{_surface(text, toks, metric)} {following}"))
+    return bool(NOT_A_METRIC.match(name) or NOT_A_METRIC.match(f"{name} {following}"))
 
 
 def _span_end(words: list[str], i: int) -> bool:

@@ -27,6 +27,8 @@ POINTER = re.compile(r"\b(?:tables?|fig(?:ure)?s?|sections?|sec|eq(?:uation)?s?|
 def points(text: str, start: int) -> bool:
     """Whether the number at `start` in `text` points somewhere ("table 5", "section 4.1")."""
     return POINTER.search(text[max(0, start - 12):start]) is not None
+
+
 TASK_HEADS = (
     "parsing|tagging|translation|recognition|classification|segmentation|resolution|extraction|summarization|"
     "summarisation|disambiguation|labeling|labelling|retrieval|generation|alignment|induction|detection|"

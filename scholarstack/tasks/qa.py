@@ -90,7 +90,7 @@ def typed_answer(question: str, ranked) -> tuple[str, list] | None:
         for rank, r in enumerate(top):
             text = r.item.text
             for n in NUMBER_WITH_UNIT.finditer(text):
-                if YEAR.match(n.group(1).strip(" ,")) or points(text, n.start()):
+                if YEAR.match(n.group(1)) or points(text, n.start()):
                     continue
                 near = len(_words(text[max(0, n.start() - 60): n.end() + 40]) & asked)
                 key = (near, "%" in n.group(1) or "percent" in n.group(1), -rank)
