@@ -42,9 +42,19 @@ ENTITY_TYPE = {"model": "method", "baseline": "method", "method": "method", "app
                "architecture": "method", "system": "method", "classifier": "method", "network": "method",
                "dataset": "dataset", "data set": "dataset", "corpus": "dataset", "corpora": "dataset", "benchmark": "dataset",
                "language": "dataset", "metric": "metric", "measure": "metric", "task": "task"}
-NUMBER_WITH_UNIT = re.compile(r"(?<![\w.])(\d(?:[\d,]*\d)?(?:\.\d+)?(?:\s*(?:%|percent))?)((?:\s+(?!(?:and|or|in|of|the|to|on|for|with|at|by|"
-                              r"from|than|using|is|was|are|were)\b)[A-Za-z][\w\-]*){0,2})")
+UNIT = (r"((?:\s+(?!(?:and|or|in|of|the|to|on|for|with|at|by|from|than|using|is|was|are|were)\b)"
+        r"[A-Za-z][\w\-]*){0,2})")  # up to two words after a number, never a function word
+NUMBER_WITH_UNIT = re.compile(r"(?<![\w.])(\d(?:[\d,]*\d)?(?:\.\d+)?(?:\s*(?:%|percent))?)" + UNIT)
 YEAR = re.compile(r"^(?:19|20)\d\d$")  # dates a citation
+SPELLED = re.compile(r"\b(two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred)" + UNIT,
+                     re.I)
+HOW_MANY = re.compile(r"^how many\s+([a-z][\w\-]*)", re.I)
+# What a corpus's size is counted in: "how big is the dataset" is answered by "14,100 tweets".
+COUNTED_IN = re.compile(r"^(?:tweets?|sentences?|documents?|words?|tokens?|articles?|papers?|messages?|posts?|pairs?|examples?|"
+                        r"instances?|questions?|events?|images?|utterances?|dialog(?:ue)?s?|reviews?|users?|accounts?|annotations?|"
+                        r"entries|records?|samples?|cases?|characters?|rows?|hours?|abstracts?|texts?|comments?|items?)\b", re.I)
+SIZE_Q = re.compile(r"^(?:how (?:big|large) (?:is|are|was|were)|what (?:is|was|are|were) the size of) (?:the |their |its |this |a )?"
+                    r"(?:[\w\-]+ ){0,3}(?:data|dataset|corpus|corpora|set|lexicon|vocabulary|collection|sample)\b", re.I)
 
 
 def _words(text: str) -> set[str]:
@@ -66,7 +76,7 @@ def distinct(ranked, n: int) -> list:
 
 def typed_answer(question: str, ranked) -> tuple[str, list] | None:
     """The answer the question's form asks for, from the top evidence; None when it has none."""
-    from ..l2.mentions import extract_mentions, points
+    from ..l2.mentions import extract_mentions
 
     top = distinct(ranked, 3)
     m = ENTITY_Q.match(question.strip())
@@ -83,22 +93,44 @@ def typed_answer(question: str, ranked) -> tuple[str, list] | None:
         if found:
             return ", ".join(found[:6]), used
     if NUMERIC_Q.match(question.strip()):
-        # The quantity the question's words surround most, in the top evidence; a percentage before a
-        # bare number, the better-ranked evidence on a tie.
-        asked = _words(question)
-        best = None
-        for rank, r in enumerate(top):
-            text = r.item.text
-            for n in NUMBER_WITH_UNIT.finditer(text):
-                if YEAR.match(n.group(1)) or points(text, n.start()):
-                    continue
-                near = len(_words(text[max(0, n.start() - 60): n.end() + 40]) & asked)
-                key = (near, "%" in n.group(1) or "percent" in n.group(1), -rank)
-                if best is None or key > best[0]:
-                    best = (key, (n.group(1) + n.group(2)).strip(), r)
-        if best is not None:
-            return best[1], [best[2]]
+        return _quantity(question, ranked)
     return None
+
+
+def _counts_what(number_unit: str, question: str) -> bool:
+    """Whether the words after a number are what the question counts: the noun after "how many",
+    or what a size is counted in for "how big is the corpus"."""
+    unit = number_unit.strip().lower()
+    m = HOW_MANY.match(question.strip())
+    if m:
+        noun = m.group(1).lower().rstrip("s")
+        return bool(unit) and unit.split()[0].rstrip("s") == noun
+    return bool(SIZE_Q.match(question.strip()) and COUNTED_IN.match(unit))
+
+
+def _quantity(question: str, ranked) -> tuple[str, list] | None:
+    """The quantity the question asks for. A number followed by what the question counts ("eight
+    layers" for "how many layers"), in the best eight pieces of evidence, comes first; otherwise the
+    number the question's words surround most in the best three, a percentage before a bare number,
+    the better-ranked evidence on a tie."""
+    from ..l2.mentions import points
+
+    asked = _words(question)
+    best = None
+    for rank, r in enumerate(distinct(ranked, 8)):
+        text = r.item.text
+        found = [(n.start(), n.group(1), n.group(2)) for n in NUMBER_WITH_UNIT.finditer(text)
+                 if not YEAR.match(n.group(1)) and not points(text, n.start())]
+        found += [(n.start(), n.group(1), n.group(2)) for n in SPELLED.finditer(text) if _counts_what(n.group(2), question)]
+        for start, number, unit in found:
+            counts = _counts_what(unit, question)
+            if rank >= 3 and not counts:
+                continue
+            near = len(_words(text[max(0, start - 60): start + len(number) + 40]) & asked)
+            key = (counts, near, "%" in number or "percent" in number, -rank)
+            if best is None or key > best[0]:
+                best = (key, f"{number}{unit}".strip(), r)
+    return (best[1], [best[2]]) if best is not None else None
 
 
 def extractive_answer(question: str, ranked, typed: bool = True) -> tuple[str, bool, list]:

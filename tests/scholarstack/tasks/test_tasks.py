@@ -169,3 +169,24 @@ def test_a_numeric_answer_is_the_quantity_the_question_surrounds_not_a_pointer()
     year = [ViewItem(id="P:7", kind="sentence", text="Collected in 2014, the Chinese data holds 32,595 posts.", locators=["P:7"])]
     question = "What is the size of the Chinese data?"
     assert typed_answer(question, score_items(question, year))[0] == "32,595 posts"
+
+
+def test_a_count_answers_with_what_the_question_counts():
+    items = [ViewItem(id="P:3", kind="sentence", text="The annotators labelled 21 categories of offensive posts.", locators=["P:3"]),
+             ViewItem(id="P:4", kind="sentence", text="Agreement between annotators was measured on a sample of posts.", locators=["P:4"]),
+             ViewItem(id="P:5", kind="sentence", text="Each post was labelled by the annotators twice.", locators=["P:5"]),
+             ViewItem(id="P:9", kind="sentence", text="The data was labelled by five annotators on a crowdsourcing platform.", locators=["P:9"])]
+    question = "How many annotators participated?"
+    ranked = sorted(score_items(question, items), key=lambda r: [i.id for i in items].index(r.item.id))
+    answer, used = typed_answer(question, ranked)
+    assert answer == "five annotators" and used[0].item.id == "P:9"  # not the better-ranked "21 categories"
+    # A corpus's size is counted in what it holds, wherever it sits in the best evidence.
+    size = [ViewItem(id="P:1", kind="sentence", text="This paper presents OLID, a new dataset of offensive posts.", locators=["P:1"]),
+            ViewItem(id="P:2", kind="sentence", text="We trained for 3 epochs on the new dataset.", locators=["P:2"]),
+            ViewItem(id="P:6", kind="sentence", text="The dataset contains 14,100 tweets in total.", locators=["P:6"])]
+    assert typed_answer("What is the size of the new dataset?", score_items("What is the size of the new dataset?", size))[0] == "14,100 tweets"
+    # "How big are the improvements" is not a corpus's size: a count of sentences does not answer it.
+    gains = [ViewItem(id="P:7", kind="sentence", text="Our method improves accuracy by 3% when labelled data are small.", locators=["P:7"]),
+             ViewItem(id="P:8", kind="sentence", text="Only two sentences were labelled for each improvement.", locators=["P:8"])]
+    question = "How big are the improvements with small labelled data?"
+    assert typed_answer(question, score_items(question, gains))[0].startswith("3%")
