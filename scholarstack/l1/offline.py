@@ -63,6 +63,14 @@ VERB_RE = re.compile(
     r"reduced|increases?|increased|leads?|led|gives?|gave|obtains?|obtained|reaches|reached|requires?|"
     r"provides?|produces?|consists?|contains?|depends?|allows?|makes?|results?|relies|converges?|fails?|"
     r"suffers?|remains?|seems?|appears?|tends?|does|do|did|reports?|reported|finds?|found|argues?|claims?)\b", re.I)
+ABSTRACT_MAX = 30  # sentences; a longer "abstract" is a body the PDF reader did not split
+S_VERB = re.compile(r"\b[a-z][a-z\-]{2,}(?<!ss)(?<!us)(?<!is)s\b")  # also plural nouns: only with ABSTRACT_LABEL
+# Structured abstracts' labels that open a description, not a finding ("SETTING Seven outpatient clinics").
+ABSTRACT_LABEL = re.compile(
+    r"^(?:(?:OBJECTIVES?|AIMS?|PURPOSE|DESIGN|SETTINGS?|PARTICIPANTS|PATIENTS|SUBJECTS|(?:MAIN )?OUTCOMES?(?: AND)? MEASURES?|"
+    r"EXPOSURES?|INTERVENTIONS?|FUNDING|DATA SOURCES|STUDY SELECTION|(?:SYSTEMATIC REVIEW |TRIAL )?REGISTRATION)\b|"
+    r"(?:Objectives?|Aims?|Purpose|Design|Settings?|Participants|Exposures?|Interventions?|Funding|Main [Oo]utcome [Mm]easures?)"
+    r"\s+(?:[A-Z(]|To\b))")
 AUTHOR_START = re.compile(r"^(we|our|in this (?:paper|work|article|study)|this (?:paper|work|article|study)|here,? we)\b", re.I)
 CONDITION_RE = re.compile(
     r"\b(on|for|under|when|using|with|in|across|over|without|given|at)\s+((?:the\s+)?[^,;.()]{3,80}?)(?=[,;.()]|\s+(?:and|but|which|while|whereas|than)\b|$)",
@@ -95,9 +103,11 @@ def clean_statement(text: str) -> str:
     return rest[:1].upper() + rest[1:] if first.isalpha() and first.islower() else rest  # "iPSCs" keeps its case
 
 
-def classify(text: str, in_abstract: bool = False) -> FactType | None:
+def classify(text: str, in_abstract: bool = False, any_verb: bool = False) -> FactType | None:
     """The fact type a sentence states, by cues; None when it states nothing reusable. An abstract
-    is the paper's own summary of its claims: there a sentence without a cue is a finding."""
+    is the paper's own summary of its claims: there a sentence without a cue is a finding. With
+    `any_verb` (an abstract of abstract length, not a body the PDF reader left under its heading),
+    a verb outside the list counts too."""
     words = text.split()
     if not 6 <= len(words) <= 90:
         return None
@@ -110,7 +120,13 @@ def classify(text: str, in_abstract: bool = False) -> FactType | None:
             if ftype == FactType.finding and HEDGE_RE.search(text) and not NUMBER_RE.search(text):
                 return FactType.hypothesis
             return ftype
-    return FactType.finding if in_abstract and (VERB_RE.search(text) or PAST.search(text)) else None
+    if not in_abstract:
+        return None
+    if VERB_RE.search(text) or PAST.search(text):
+        return FactType.finding
+    # A verb outside the list ("DNA methylation plays a role", "Calorie restriction extends life-span"):
+    # a word that can be a third-person verb, in a sentence that is not a structured abstract's label.
+    return FactType.finding if any_verb and S_VERB.search(text) and not ABSTRACT_LABEL.match(text) else None
 
 
 DISCOURSE = re.compile(r"^(?:(?:in addition|additionally|furthermore|moreover|however|nevertheless|finally|thus|therefore|"
@@ -239,11 +255,12 @@ def extract_facts(sm: SourceMap, run_id: str | None = None) -> list[Fact]:
     spans_of = {s.sid: [(s.text[toks[a][1]:toks[b - 1][2]], t) for a, b, t in row]
                 for s, toks, row in zip(pa.sentences, pa.tokens, pa.doc.spans)}
     previous_subject = system
+    short_abstract = sum("abstract" in (s.section or "").lower() for s in sm.sentences) <= ABSTRACT_MAX
     for s in sm.sentences:
         if SKIP_SECTIONS.search(s.section or "") or s.kind != "prose" or s.sid in used:
             continue
         in_abstract = "abstract" in (s.section or "").lower()
-        ftype = classify(s.text, in_abstract)
+        ftype = classify(s.text, in_abstract, any_verb=short_abstract)
         if ftype is None:
             continue
         statement = clean_statement(s.text)
@@ -253,7 +270,7 @@ def extract_facts(sm: SourceMap, run_id: str | None = None) -> list[Fact]:
         parts = []
         subject = previous_subject
         for part in claims(statement):
-            ptype = ftype if part == statement else classify(part, in_abstract)
+            ptype = ftype if part == statement else classify(part, in_abstract, any_verb=short_abstract)
             if ptype is None:
                 continue
             subject = _subject(part, spans_of.get(s.sid, []), subject, system)

@@ -19,6 +19,24 @@ def test_types_from_cues():
     assert classify("93.9 94.3 94.0 94.7 95.9 95.9 Table 2 results 12 13") is None
 
 
+def test_an_abstract_sentence_with_any_verb_is_a_finding_but_a_structured_label_is_not():
+    # SciFact doc 13910150's first sentence, a claim's whole rationale, had no fact: "plays" is no listed verb.
+    blimp = "Blimp1 (Prdm1), the key determinant of primordial germ cells (PGCs), plays a combinatorial role with Prdm14."
+    assert classify(blimp, in_abstract=True, any_verb=True) == FactType.finding
+    assert classify("Calorie restriction extends life-span in a wide variety of organisms.", True, any_verb=True) == FactType.finding
+    assert classify(blimp) is None  # outside the abstract a finding still needs its cue
+    assert classify(blimp, in_abstract=True) is None  # and in 200 "abstract" sentences, the body the PDF reader left there
+    for label in ("SETTING Seven outpatient clinics throughout Switzerland.", "MAIN OUTCOMES AND MEASURES Colorectal cancer in adults.",
+                  "Objectives To compare the effects of oral semaglutide with placebo on glycemic controls.",
+                  "FUNDING Medical Research Council, National Institute for Health Research, and Wellcome Trust."):
+        assert classify(label, in_abstract=True, any_verb=True) is None, label
+    sm = SourceMap(paper_key="P", title="The Germ Cell Determinant Blimp1 Is Not Required for Derivation of Pluripotent Stem Cells",
+                   sentences=[Sentence(sid=0, text="The Germ Cell Determinant Blimp1 Is Not Required", section="title"),
+                              Sentence(sid=1, text=blimp, section="abstract"),
+                              Sentence(sid=2, text="SETTING Seven outpatient clinics throughout Switzerland.", section="abstract")])
+    assert [f.evidence for f in extract_facts(sm)] == [["P:1"]]
+
+
 def test_subject_conditions_quantities():
     system = paper_system_name("TnT - A Statistical Part-Of-Speech Tagger")
     assert system == "TnT"
