@@ -64,7 +64,7 @@ VERB_RE = re.compile(
     r"provides?|produces?|consists?|contains?|depends?|allows?|makes?|results?|relies|converges?|fails?|"
     r"suffers?|remains?|seems?|appears?|tends?|does|do|did|reports?|reported|finds?|found|argues?|claims?)\b", re.I)
 ABSTRACT_MAX = 30  # sentences; a longer "abstract" is a body the PDF reader did not split
-S_VERB = re.compile(r"\b[a-z][a-z\-]{2,}(?<!ss)(?<!us)(?<!is)s\b")  # also plural nouns: only with ABSTRACT_LABEL
+S_VERB = re.compile(r"\b[a-z][a-z\-]{2,}(?<!ss)(?<!us)(?<!is)s\b")  # plural nouns match too: hence ABSTRACT_LABEL
 # Structured abstracts' labels that open a description, not a finding ("SETTING Seven outpatient clinics").
 ABSTRACT_LABEL = re.compile(
     r"^(?:(?:OBJECTIVES?|AIMS?|PURPOSE|DESIGN|SETTINGS?|PARTICIPANTS|PATIENTS|SUBJECTS|(?:MAIN )?OUTCOMES?(?: AND)? MEASURES?|"

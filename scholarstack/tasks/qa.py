@@ -55,6 +55,14 @@ COUNTED_IN = re.compile(r"^(?:tweets?|sentences?|documents?|words?|tokens?|artic
                         r"entries|records?|samples?|cases?|characters?|rows?|hours?|abstracts?|texts?|comments?|items?)\b", re.I)
 SIZE_Q = re.compile(r"^(?:how (?:big|large) (?:is|are|was|were)|what (?:is|was|are|were) the size of) (?:the |their |its |this |a )?"
                     r"(?:[\w\-]+ ){0,3}(?:data|dataset|corpus|corpora|set|lexicon|vocabulary|collection|sample)\b", re.I)
+# Natural languages are a closed class: "which languages" is answered with their names, not tagged mentions.
+LANGUAGE_NAMES = ("English|German|French|Spanish|Italian|Portuguese|Dutch|Russian|Chinese|Mandarin|Cantonese|Japanese|Korean|"
+                  "Arabic|Hebrew|Hindi|Urdu|Bengali|Persian|Farsi|Turkish|Swedish|Danish|Norwegian|Finnish|Estonian|Hungarian|"
+                  "Czech|Polish|Slovak|Slovene|Slovenian|Croatian|Serbian|Bulgarian|Romanian|Greek|Ukrainian|Vietnamese|Thai|"
+                  "Indonesian|Malay|Tagalog|Swahili|Amharic|Yoruba|Hausa|Igbo|Zulu|Xhosa|Afrikaans|Tamil|Telugu|Marathi|"
+                  "Gujarati|Punjabi|Basque|Catalan|Galician|Welsh|Irish|Latvian|Lithuanian|Icelandic|Mongolian|Tibetan|"
+                  "Uyghur|Kazakh|Uzbek|Latin|Sanskrit|Maltese|Albanian|Armenian|Georgian|Nepali|Sinhala|Burmese|Khmer|Lao")
+LANGUAGE = re.compile(rf"\b(?:{LANGUAGE_NAMES})(?:\s?[-–/]\s?(?:{LANGUAGE_NAMES}))?\b")
 
 
 def _words(text: str) -> set[str]:
@@ -80,6 +88,15 @@ def typed_answer(question: str, ranked) -> tuple[str, list] | None:
 
     top = distinct(ranked, 3)
     m = ENTITY_Q.match(question.strip())
+    if m and m.group(1).lower().startswith("language") and "programming" not in question.lower():
+        found, used = [], []
+        for r in top:
+            names = [n for n in dict.fromkeys(LANGUAGE.findall(r.item.text)) if n not in found]
+            if names:
+                used.append(r)
+                found += names
+        if found:
+            return ", ".join(found[:8]), used
     if m:
         head = m.group(1).lower()
         want = next((ENTITY_TYPE[k] for k in (head, head[:-1], head[:-2]) if k in ENTITY_TYPE), "")

@@ -190,3 +190,10 @@ def test_a_count_answers_with_what_the_question_counts():
              ViewItem(id="P:8", kind="sentence", text="Only two sentences were labelled for each improvement.", locators=["P:8"])]
     question = "How big are the improvements with small labelled data?"
     assert typed_answer(question, score_items(question, gains))[0].startswith("3%")
+
+
+def test_which_languages_is_answered_with_language_names():
+    items = [ViewItem(id="P:2", kind="sentence", text="The Fisher corpus holds Spanish-English speech; we add German-English and "
+                      "French talks from the TED corpus.", locators=["P:2"])]
+    question = "Which languages are part of the corpus?"
+    assert typed_answer(question, score_items(question, items))[0] == "Spanish-English, German-English, French"
