@@ -216,7 +216,9 @@ def result_facts(sm: SourceMap, pa: PaperAnalysis, prov: Provenance) -> tuple[li
                 continue  # "P 78.77 / R 63.94 / F1 70.58": a measure abbreviated to a letter the tagger does not mark
             if i in lists and i not in aligned:
                 continue  # one of a list of values ("75.49%, 80.87% and 79.12% for ..."), each under a setting the sentence does not pair
-            metric, method = aligned.get(i) or (_metric_of(words, spans, i), None)
+            if _setting(words, spans, i):
+                continue  # "when the Dirichlet prior α = 0.1": a parameter set, not a result
+            metric, method = aligned.get(i) or (_metric_of(words, spans, i), _owner_after(words, spans, systems, i))
             if metric is None or not METRIC_WORD.search(_surface(sent.text, toks, metric)) or _not_a_metric(sent.text, toks, metric):
                 continue
             clause_start = -1  # where the value's clause starts, when its metric is named in an earlier one
@@ -423,6 +425,23 @@ def _metric_of(words: list[str], spans: list[tuple[int, int, str]], i: int) -> t
     if after < len(words) and METRIC_RE.fullmatch(words[after]):
         return (after, after + 1, "Metric")  # "7.80 NIST": a known measure the tagger took for something else
     return _nearest(spans, "Metric", i)
+
+
+def _owner_after(words: list[str], spans: list[tuple[int, int, str]], systems: list[tuple[int, int, str]],
+                 i: int) -> tuple[int, int, str] | None:
+    """The system a value is credited to right after it ("88.6% accuracy with COMPOPR, 90.1% with
+    SCNEGEX"): it owns the value, though another system stands nearer before."""
+    j = i + 2 if _is_percent(words, i) else i + 1
+    j = next((b for a, b, t in spans if t == "Metric" and a == j), j)  # past the value's own metric
+    if j < len(words) and words[j].lower() in ("with", "using", "by"):
+        start = j + 2 if j + 1 < len(words) and words[j + 1].lower() in ("the", "a", "an", "our") else j + 1
+        return next((sp for sp in systems if sp[0] == start), None)
+    return None
+
+
+def _setting(words: list[str], spans: list[tuple[int, int, str]], i: int) -> bool:
+    """Whether a value is assigned to something that is not a measure ("α = 0.1", "k = 5.5")."""
+    return i > 0 and words[i - 1] in ("=", "≈") and not any(t == "Metric" and b == i - 1 for _, b, t in spans)
 
 
 def _is_percent(words: list[str], i: int) -> bool:

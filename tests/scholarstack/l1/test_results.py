@@ -150,3 +150,15 @@ def test_a_flattened_table_row_gives_no_result_but_stays_citable():
     sm = SourceMap(paper_key="P", title=TITLE, sentences=[Sentence(sid=0, text=TITLE, section="title"),
                                                           Sentence(sid=1, text=row, section="5 Experiments", kind="table_row")])
     assert extract_facts(sm) == [] and sm.sentences[1].kind == "table_row"
+
+
+def test_a_system_named_right_after_a_value_owns_it_and_a_parameter_setting_is_no_result():
+    # D08-1083:137 (in the demo): each value is credited with "with NAME" after it, not to the name before it.
+    sm = paper("We achieve 88.6% accuracy with COMPOPR, 90.1% with SCNEGEX, and 87.6% with CCICOMPOMC on this data set.")
+    got = {(f.subject, f.quantities[0].value) for f in extract_facts(sm) if f.variant.startswith("r")}
+    assert got == {("COMPOPR", 88.6), ("SCNEGEX", 90.1), ("CCICOMPOMC", 87.6)}
+    # D07-1031:136 (in the demo): "the Dirichlet prior x = 0.1" sets a parameter; "F1 = 85.2" is still a measure.
+    sm = paper("We obtained our best performance on 1-to-1 accuracy when the Dirichlet prior x = 0.1, a relatively large number.",
+               "The CRF tagger reaches an F1 = 85.2 on the CoNLL data.")
+    got = [(f.subject, f.quantities[0].value) for f in extract_facts(sm) if f.variant.startswith("r")]
+    assert got == [("CRF tagger", 85.2)]
