@@ -4,9 +4,10 @@ The learned mention tagger marks Method, Task, Metric and Material spans in ever
 (prose, captions, table rows); the document entity model says which clusters the paper is about
 and which method it evaluates on which dataset. A number (a decimal or a percentage) next to a
 Metric mention in a prose sentence becomes a result (a flattened table row has lost the columns
-that say what each number measures, so it stays evidence only); the metric is the one written
-right after the value, else the nearest; a list of values is paired only by "respectively"; its
-method is the nearest Method mention in the sentence, or
+that say what each number measures, so it stays evidence only; a value set to a parameter, "α =
+0.1", is none); the metric is the one written right after the value, else the nearest; a list of
+values is paired only by "respectively"; its method is the one named right after it ("90.1% with
+SCNEGEX"), else the nearest Method mention before it in the sentence, or
 the paper's own method when the authors speak ("we", "our"); its dataset is the nearest Material
 mention, or the dataset the model pairs with that method. Names taken from another sentence bring
 that sentence in as evidence, so every word of the statement is grounded.
@@ -363,7 +364,7 @@ def _span_end(words: list[str], i: int) -> bool:
         return True
     if i > 0 and low[i - 1] == "to" and "from" in low[max(0, i - 9):i - 1]:
         return True
-    after = i + 2 if _is_percent(words, i) else i + 1
+    after = _after_value(words, i)
     if after + 1 < len(words) and (words[after] in DASHES or low[after] == "to") and VALUE.match(words[after + 1]):
         return True  # "78.2 – 82.01", "(57.0% to 60.4%)"
     return i > 1 and (words[i - 1] in DASHES or low[i - 1] == "to") and (VALUE.match(words[i - 2]) is not None or words[i - 2] == "%")
@@ -419,7 +420,7 @@ def _metric_of(words: list[str], spans: list[tuple[int, int, str]], i: int) -> t
     gives 61% to recall, though precision is as near), else the nearest."""
     # "an 8% drop in recall": the change word is no measure, whatever the tagger says
     spans = [sp for sp in spans if not (sp[1] - sp[0] == 1 and words[sp[0]].lower() in CHANGE_WORDS)]
-    after = i + 2 if _is_percent(words, i) else i + 1
+    after = _after_value(words, i)
     if named := next((sp for sp in spans if sp[2] == "Metric" and sp[0] == after), None):
         return named
     if after < len(words) and METRIC_RE.fullmatch(words[after]):
@@ -431,7 +432,7 @@ def _owner_after(words: list[str], spans: list[tuple[int, int, str]], systems: l
                  i: int) -> tuple[int, int, str] | None:
     """The system a value is credited to right after it ("88.6% accuracy with COMPOPR, 90.1% with
     SCNEGEX"): it owns the value, though another system stands nearer before."""
-    j = i + 2 if _is_percent(words, i) else i + 1
+    j = _after_value(words, i)
     j = next((b for a, b, t in spans if t == "Metric" and a == j), j)  # past the value's own metric
     if j < len(words) and words[j].lower() in ("with", "using", "by"):
         start = j + 2 if j + 1 < len(words) and words[j + 1].lower() in ("the", "a", "an", "our") else j + 1
@@ -446,6 +447,11 @@ def _setting(words: list[str], spans: list[tuple[int, int, str]], i: int) -> boo
 
 def _is_percent(words: list[str], i: int) -> bool:
     return i + 1 < len(words) and words[i + 1] == "%"
+
+
+def _after_value(words: list[str], i: int) -> int:
+    """The token right after the value at `i` and its percent sign."""
+    return i + 2 if _is_percent(words, i) else i + 1
 
 
 def _authors(words: list[str], span: tuple[int, int, str]) -> bool:

@@ -114,34 +114,35 @@ def typed_answer(question: str, ranked) -> tuple[str, list] | None:
     return None
 
 
-def _counts_what(number_unit: str, question: str) -> bool:
-    """Whether the words after a number are what the question counts: the noun after "how many",
-    or what a size is counted in for "how big is the corpus"."""
-    unit = number_unit.strip().lower()
-    m = HOW_MANY.match(question.strip())
-    if m:
+def _counted(question: str):
+    """What the question counts, as a test of the words after a number: the noun after "how many",
+    or what a size is counted in for "how big is the corpus"; nothing for other questions."""
+    q = question.strip()
+    if m := HOW_MANY.match(q):
         noun = m.group(1).lower().rstrip("s")
-        return bool(unit) and unit.split()[0].rstrip("s") == noun
-    return bool(SIZE_Q.match(question.strip()) and COUNTED_IN.match(unit))
+        return lambda unit: bool(unit.split()) and unit.split()[0].lower().rstrip("s") == noun
+    if SIZE_Q.match(q):
+        return lambda unit: COUNTED_IN.match(unit.strip()) is not None
+    return lambda unit: False
 
 
 def _quantity(question: str, ranked) -> tuple[str, list] | None:
     """The quantity the question asks for. A number followed by what the question counts ("eight
     layers" for "how many layers"), in the best eight pieces of evidence, comes first; otherwise the
     number the question's words surround most in the best three, a percentage before a bare number,
-    the better-ranked evidence on a tie."""
+    the better-ranked evidence on a tie. A spelled number ("five") answers only as a count."""
     from ..l2.mentions import points
 
-    asked = _words(question)
+    asked, counts_what = _words(question), _counted(question)
     best = None
     for rank, r in enumerate(distinct(ranked, 8)):
         text = r.item.text
         found = [(n.start(), n.group(1), n.group(2)) for n in NUMBER_WITH_UNIT.finditer(text)
                  if not YEAR.match(n.group(1)) and not points(text, n.start())]
-        found += [(n.start(), n.group(1), n.group(2)) for n in SPELLED.finditer(text) if _counts_what(n.group(2), question)]
+        found += [(n.start(), n.group(1), n.group(2)) for n in SPELLED.finditer(text)]
         for start, number, unit in found:
-            counts = _counts_what(unit, question)
-            if rank >= 3 and not counts:
+            counts = counts_what(unit)
+            if (rank >= 3 or not number[0].isdigit()) and not counts:
                 continue
             near = len(_words(text[max(0, start - 60): start + len(number) + 40]) & asked)
             key = (counts, near, "%" in number or "percent" in number, -rank)
