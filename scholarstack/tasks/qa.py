@@ -2,7 +2,8 @@
 
 Offline: extractive, and the answer is what the question asks for, taken from the best evidence:
 a number with its unit for "how many / what accuracy" questions, the typed mentions (learned
-tagger) for "which datasets / what baselines" questions, yes/no from the evidence's polarity;
+tagger) for "which datasets / what baselines" questions (from the best three pieces of evidence,
+or the next five when those name none), yes/no from the evidence's polarity;
 otherwise the best evidence itself. A question whose content words the evidence barely covers
 is reported unanswerable.
 OpenAI-compatible: the model answers from the rendered context and must cite locators from it;
@@ -44,7 +45,9 @@ ENTITY_TYPE = {"model": "method", "baseline": "method", "method": "method", "app
                "language": "dataset", "metric": "metric", "measure": "metric", "task": "task"}
 UNIT = (r"((?:\s+(?!(?:and|or|in|of|the|to|on|for|with|at|by|from|than|using|is|was|are|were)\b)"
         r"[A-Za-z][\w\-]*){0,2})")  # up to two words after a number, never a function word
-NUMBER_WITH_UNIT = re.compile(r"(?<![\w.])(\d(?:[\d,]*\d)?(?:\.\d+)?(?:\s*(?:%|percent))?)" + UNIT)
+# A magnitude is part of the number: "1.2 million words" counts words, "10K sentences" sentences.
+NUMBER_WITH_UNIT = re.compile(r"(?<![\w.])(\d(?:[\d,]*\d)?(?:\.\d+)?(?:\s*(?:%|percent)|[kKMB](?!\w)|"
+                              r"\s+(?:thousand|million|billion)\b)?)" + UNIT)
 YEAR = re.compile(r"^(?:19|20)\d\d$")  # dates a citation
 SPELLED = re.compile(r"\b(two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred)" + UNIT,
                      re.I)
@@ -82,33 +85,45 @@ def distinct(ranked, n: int) -> list:
     return used
 
 
+def _whole_word(text: str, start: int, end: int) -> bool:
+    """A name is not a piece of a hyphenated word ("pre" of "pre-trained") nor a bare number."""
+    return (text[start - 1:start] != "-" and text[end:end + 1] != "-" and text[end - 1:end] != "-"
+            and re.search(r"[A-Za-z]", text[start:end]) is not None)
+
+
+def _names(ranked, find, cap: int) -> tuple[str, list] | None:
+    """The names `find` reads from the best three pieces of evidence, or from the next five when
+    those three name none; each name once, in evidence order."""
+    for pool in (distinct(ranked, 3), distinct(ranked, 8)[3:]):
+        found, used = {}, []
+        for r in pool:
+            names = [n for n in find(r.item.text) if n.lower() not in found]
+            if names:
+                used.append(r)
+                found |= {n.lower(): n for n in names}
+        if found:
+            return ", ".join(list(found.values())[:cap]), used
+    return None
+
+
 def typed_answer(question: str, ranked) -> tuple[str, list] | None:
     """The answer the question's form asks for, from the top evidence; None when it has none."""
     from ..l2.mentions import extract_mentions
 
-    top = distinct(ranked, 3)
     m = ENTITY_Q.match(question.strip())
     if m and m.group(1).lower().startswith("language") and "programming" not in question.lower():
-        found, used = [], []
-        for r in top:
-            names = [n for n in dict.fromkeys(LANGUAGE.findall(r.item.text)) if n not in found]
-            if names:
-                used.append(r)
-                found += names
-        if found:
-            return ", ".join(found[:8]), used
+        if (found := _names(ranked, lambda text: LANGUAGE.findall(text), 8)) is not None:
+            return found
     if m:
         head = m.group(1).lower()
         want = next((ENTITY_TYPE[k] for k in (head, head[:-1], head[:-2]) if k in ENTITY_TYPE), "")
         asked = _words(question)
-        found, used = [], []
-        for r in top:
-            names = [x.text for x in extract_mentions(r.item.text) if x.type.value == want and not _words(x.text) <= asked]
-            if names:
-                used.append(r)
-                found += [n for n in names if n.lower() not in {f.lower() for f in found}]
-        if found:
-            return ", ".join(found[:6]), used
+
+        def mentions(text: str) -> list[str]:
+            return [x.text for x in extract_mentions(text) if x.type.value == want and not _words(x.text) <= asked
+                    and _whole_word(text, x.start, x.end)]
+        if (found := _names(ranked, mentions, 6)) is not None:
+            return found
     if NUMERIC_Q.match(question.strip()):
         return _quantity(question, ranked)
     return None

@@ -197,3 +197,21 @@ def test_which_languages_is_answered_with_language_names():
                       "French talks from the TED corpus.", locators=["P:2"])]
     question = "Which languages are part of the corpus?"
     assert typed_answer(question, score_items(question, items))[0] == "Spanish-English, German-English, French"
+
+
+def test_a_count_keeps_its_magnitude_word():
+    items = [ViewItem(id="P:4", kind="sentence", text="The Penn Treebank holds 2,499 articles with about 1.2 million words of text.", locators=["P:4"])]
+    question = "How many words does the Penn Treebank contain?"
+    assert typed_answer(question, score_items(question, items))[0] == "1.2 million words"
+
+
+def test_entity_answers_read_further_when_the_best_evidence_names_none():
+    texts = ["Results improve over the strong baseline.", "The annotation was done by students.",
+             "Our results are reported in the next section.",
+             "The pre-trained ELMo and pre-trained BERT models are fine-tuned; ELMo is frozen first."]
+    items = [ViewItem(id=f"P:{i}", kind="sentence", text=t, locators=[f"P:{i}"]) for i, t in enumerate(texts)]
+    question = "Which models are used?"
+    ranked = sorted(score_items(question, items), key=lambda r: r.item.id)
+    answer, used = typed_answer(question, ranked)
+    # The fourth piece names them: each once, never "pre" of "pre-trained".
+    assert answer == "ELMo, BERT models" and [u.item.id for u in used] == ["P:3"]
