@@ -10,7 +10,7 @@ from typing import Any
 
 from dagster import AssetExecutionContext, AssetObservation, AutomationCondition, Failure, MetadataValue
 
-from scholarstack.compile import countable
+from scholarstack.compile import AHEAD, countable
 from scholarstack.llm.usage import Usage
 from scholarstack.store import Store, StoreError
 
@@ -28,8 +28,12 @@ def partition_keys(context: AssetExecutionContext) -> list[str]:
 
 
 def over_partitions(context: AssetExecutionContext, step: Callable[[str], dict[str, Any]], label: str, progress: bool,
-                    hold: Store | None = None) -> dict[str, Any]:
+                    hold: Store | None = None, ahead: Callable[[list[str]], str | None] | None = None) -> dict[str, Any]:
     """Run `step` per paper with a progress bar; sum its numeric metadata; list failures.
+
+    `ahead`: given the next AHEAD papers before their steps, to read them together; it returns a
+    fault to log or None. It only saves time: each paper's own step meets that fault again and
+    reports it.
 
     `hold`: steps that take well under a second (offline) share one store connection for up to
     HOLD_SECONDS, since opening and checkpointing DuckDB costs ~50 ms a time; steps that wait on
@@ -45,7 +49,9 @@ def over_partitions(context: AssetExecutionContext, step: Callable[[str], dict[s
     failed: list[str] = []
     held, since = ExitStack(), 0.0
     with held:
-        for key in tqdm(keys, desc=label, unit="paper", disable=not progress, file=sys.stderr, leave=False):
+        for n, key in enumerate(tqdm(keys, desc=label, unit="paper", disable=not progress, file=sys.stderr, leave=False)):
+            if ahead is not None and n % AHEAD == 0 and (fault := ahead(keys[n:n + AHEAD])):
+                context.log.warning(f"{label}: {fault}")
             if hold is not None and not since:
                 held.enter_context(hold.connect())
                 since = time.monotonic()

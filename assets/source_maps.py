@@ -4,7 +4,7 @@
 from dagster import AssetExecutionContext, MaterializeResult, asset
 
 from resources import StoreResource
-from scholarstack.compile import compile_source_map
+from scholarstack.compile import compile_source_map, prepare_source_maps
 
 from .common import clean_metadata, over_partitions, run_id
 from .partitions import paper_backfill_policy, paper_partitions
@@ -17,5 +17,6 @@ from .settings import CompileSettings
 def source_maps(context: AssetExecutionContext, store: StoreResource, settings: CompileSettings) -> MaterializeResult:
     s = store.get()
     validator = settings.validator()
-    meta = over_partitions(context, lambda key: compile_source_map(s, key, run_id(context), validator), "source maps", settings.progress, hold=s)
+    meta = over_partitions(context, lambda key: compile_source_map(s, key, run_id(context), validator), "source maps", settings.progress, hold=s,
+                           ahead=lambda keys: prepare_source_maps(s, keys))
     return MaterializeResult(metadata=clean_metadata(meta))

@@ -56,6 +56,25 @@ def _previous_sentences(store: Store, paper_id: str) -> tuple[list[Sentence], in
     return prev, (store.next_free_sid(paper_id) if prev else 0)
 
 
+AHEAD = 16  # papers whose ingested records are read in one query
+
+
+def prepare_source_maps(store: Store, paper_ids: list[str]) -> str | None:
+    """Read the next papers' records in one query (`Store.read_ahead`). Only a speed-up: a fault is
+    returned for the log, never raised, and each paper's own step meets it again and reports it; an
+    unusable store still stops the run."""
+    from .store import StoreError
+
+    try:
+        with store.connect():
+            store.read_ahead(paper_ids)
+    except StoreError:
+        raise
+    except Exception as exc:  # noqa: BLE001
+        return f"reading {', '.join(paper_ids[:2])}… ahead failed ({type(exc).__name__}: {exc}); each is read on its own"
+    return None
+
+
 def compile_source_map(store: Store, paper_id: str, run_id: str, validator: BatchValidator | None = None) -> dict[str, Any]:
     with store.connect():  # one connection for the paper's reads and writes (opening one costs ~20 ms)
         return _compile_source_map(store, paper_id, run_id, validator)
@@ -198,10 +217,13 @@ def compile_papers(store: Store, paper_ids: list[str], run_id: str, extractor: E
         taxonomy_path = REPO_ROOT / taxonomy_path
     out: dict[str, Any] = {"ok": True, "failed": []}
     with store.connect():  # one connection for the batch: reopening the file per read costs ~10 ms, ~1,800 times in a small benchmark
-        for step, name in ((lambda p: compile_source_map(store, p, run_id, validator), "source_maps"),
-                           (lambda p: compile_facts(store, p, extractor, run_id, validator), "l1_facts")):
+        for step, prepare, name in ((lambda p: compile_source_map(store, p, run_id, validator), lambda ps: prepare_source_maps(store, ps),
+                                     "source_maps"),
+                                    (lambda p: compile_facts(store, p, extractor, run_id, validator), None, "l1_facts")):
             totals: Counter = Counter()
-            for paper_id in tqdm(paper_ids, desc=name, unit="paper", disable=not progress, leave=False):
+            for n, paper_id in enumerate(tqdm(paper_ids, desc=name, unit="paper", disable=not progress, leave=False)):
+                if prepare is not None and n % AHEAD == 0:  # a fault there is met again, and reported, below
+                    prepare(paper_ids[n:n + AHEAD])
                 try:
                     meta = step(paper_id)
                 except StoreError:  # the store itself is unusable (busy, disk full): stop, nothing half-written

@@ -21,9 +21,9 @@ def evidence_hash(snapshot: dict[str, str]) -> str | None:
 
 
 def load_current(store: Store, con, ids: list[str]) -> dict[str, ResearchObject]:
-    store.with_id_table(con, "_cited", ids)
+    where, params = store.ids_in(con, "id", "_cited", ids)
     return {rid: load_object({"kind": kind, "data": json.loads(data)})
-            for rid, kind, data in con.execute("SELECT id, kind, data FROM objects WHERE id IN (SELECT id FROM _cited)").fetchall()}
+            for rid, kind, data in con.execute(f"SELECT id, kind, data FROM objects WHERE {where}", params).fetchall()}
 
 
 @dataclass

@@ -34,7 +34,7 @@ DEFAULT_HOME = ".scholarstack"
 from .errors import StoreBusyError, StoreError
 from .object_reads import ObjectReads
 from .reads import CorpusReads
-from .schema import NEWEST_COLUMN, OBJECT_COLUMNS, RAW_SCHEMA, SCHEMA, SENTENCE_COLUMNS, VERSION_COLUMNS  # noqa: F401  (re-exported)
+from .schema import NEWEST_COLUMN, OBJECT_COLUMNS, RAW_SCHEMA, SCHEMA, SENTENCE_COLUMNS, VERSION_COLUMNS, marks  # noqa: F401  (re-exported)
 from .warm import WarmConnection
 
 
@@ -47,6 +47,7 @@ def sql(con: duckdb.DuckDBPyConnection, statement: str, params: list[Any] | None
         pass
 
 
+SHORT_LIST = 500  # ids written out in a query's IN list; more are joined as a registered table (Store.ids_in)
 URL_FILE = "store.url"  # in a store directory whose tables live in PostgreSQL: the database and schema (JSON)
 
 
@@ -330,6 +331,17 @@ class Store(CorpusReads, ObjectReads):
             sql(con, f"INSERT INTO {table} ({', '.join(columns)}) SELECT {', '.join(columns)} FROM _bulk")
         finally:
             con.unregister("_bulk")
+
+    @staticmethod
+    def ids_in(con: duckdb.DuckDBPyConnection, column: str, name: str, ids: Iterable[str]) -> tuple[str, list[str]]:
+        """`column IN (…)` for these ids, and its parameters. A short list is written out, so that
+        DuckDB looks the ids up: a join with a registered table scans the whole table (62 ms against
+        7 ms for 80 ids among 145k objects, several times a paper). A long one is the table `name`."""
+        ids = sorted(set(ids))
+        if len(ids) <= SHORT_LIST:
+            return (f"{column} IN ({marks(ids)})" if ids else "false"), ids
+        Store.with_id_table(con, name, ids)
+        return f"{column} IN (SELECT id FROM {name})", []
 
     @staticmethod
     def with_id_table(con: duckdb.DuckDBPyConnection, name: str, ids: Iterable[str]) -> None:

@@ -22,25 +22,23 @@ _LOADED_FOR: list[tuple] = [()]
 
 
 class ObjectReads:
-    """Mixed into `Store`: uses its `query`, `query_dicts`, `connect`, `with_id_table`, `json_text`,
+    """Mixed into `Store`: uses its `query`, `query_dicts`, `connect`, `ids_in`, `with_id_table`, `json_text`,
     `home`, `url`, `location` and `schema`."""
 
     def current_rows(self, ids: Iterable[str]) -> dict[str, dict[str, Any]]:
         with self.connect() as con:
-            self.with_id_table(con, "_ids", ids)
+            where, params = self.ids_in(con, "id", "_ids", ids)
             cur = con.execute(
                 "SELECT id, kind, version, lifecycle, content_hash, verification, evidence_hash, "
-                f"{self.json_text('data', 'provenance', 'producer')} FROM objects WHERE id IN (SELECT id FROM _ids)"
+                f"{self.json_text('data', 'provenance', 'producer')} FROM objects WHERE {where}", params
             )
             return {r[0]: dict(kind=r[1], version=r[2], lifecycle=r[3], content_hash=r[4], verification=r[5],
                                evidence_hash=r[6], producer=r[7]) for r in cur.fetchall()}
 
     def current_sentences(self, locators: Iterable[str]) -> dict[str, str]:
         with self.connect() as con:
-            self.with_id_table(con, "_locs", locators)
-            rows = con.execute(
-                "SELECT locator, text FROM sentences WHERE is_current AND locator IN (SELECT id FROM _locs)"
-            ).fetchall()
+            where, params = self.ids_in(con, "locator", "_locs", locators)
+            rows = con.execute(f"SELECT locator, text FROM sentences WHERE is_current AND {where}", params).fetchall()
         return dict(rows)
 
     def titles(self, paper_ids: Iterable[str]) -> dict[str, str]:
@@ -97,8 +95,8 @@ class ObjectReads:
     def get_rows(self, ids: Iterable[str]) -> dict[str, dict[str, Any]]:
         """Current rows of many objects in one query (as get_row gives one)."""
         with self.connect() as con:
-            self.with_id_table(con, "_rows", ids)
-            cur = con.execute("SELECT * FROM objects WHERE id IN (SELECT id FROM _rows)")
+            where, params = self.ids_in(con, "id", "_rows", ids)
+            cur = con.execute(f"SELECT * FROM objects WHERE {where}", params)
             cols = [d[0] for d in cur.description]
             rows = [dict(zip(cols, r)) for r in cur.fetchall()]
         for row in rows:

@@ -26,9 +26,25 @@ class CorpusReads:
             return []
         return self.query(f"SELECT paper_id, content_hash, source FROM {self.raw_schema}.papers ORDER BY paper_id")
 
+    def read_ahead(self, paper_ids: list[str]) -> None:
+        """Read these papers' ingested records in one query, for `raw_record_json` to hand out next:
+        reading one record alone costs a scan of the table's records (~50 ms a paper at 978 papers,
+        growing with the corpus; ~3 ms a paper read 16 at a time)."""
+        self._ahead = {}
+        if paper_ids and self.table_exists(self.raw_schema, "papers"):
+            rows = self.query(f"SELECT paper_id, content_hash, record FROM {self.raw_schema}.papers "
+                              f"WHERE paper_id IN ({marks(paper_ids)})", paper_ids)
+            self._ahead = {pid: (digest, record) for pid, digest, record in rows}
+
     def raw_record_json(self, paper_id: str) -> str | None:
-        rows = self.query(f"SELECT record FROM {self.raw_schema}.papers WHERE paper_id = ?", [paper_id]) \
-            if self.table_exists(self.raw_schema, "papers") else []
+        if not self.table_exists(self.raw_schema, "papers"):
+            return None
+        ahead = getattr(self, "_ahead", {}).pop(paper_id, None)
+        # Read ahead, and not re-ingested since: its content hash is still the stored one.
+        if ahead is not None and self.query(f"SELECT content_hash FROM {self.raw_schema}.papers WHERE paper_id = ?",
+                                            [paper_id]) == [(ahead[0],)]:
+            return ahead[1]
+        rows = self.query(f"SELECT record FROM {self.raw_schema}.papers WHERE paper_id = ?", [paper_id])
         return rows[0][0] if rows else None
 
     def raw_years(self, ids: list[str] | None = None) -> list[tuple[str, int | None]]:

@@ -51,3 +51,15 @@ def test_layers_whose_inputs_did_not_change_are_not_rebuilt(compiled_sample, cop
     l2, _ = build()  # L3 reads the entity again as it was, so it may stand
     assert not l2.get("unchanged") and store.get_row(entity)["lifecycle"] == "current"  # rebuilt, registered again
     assert all(step.get("unchanged") for step in build())  # and then stands
+
+
+def test_reading_papers_ahead_only_saves_time(store, monkeypatch):
+    """A fault while reading the next papers' records together is returned for the log, never
+    raised: each paper's own step reads its record again and reports what goes wrong."""
+    from scholarstack.compile import prepare_source_maps
+
+    def broken(ids):
+        raise RuntimeError("out of memory")
+    monkeypatch.setattr(store, "read_ahead", broken)
+    fault = prepare_source_maps(store, ["P1", "P2"])
+    assert "P1" in fault and "out of memory" in fault

@@ -55,3 +55,16 @@ def test_scifact_sids_follow_rationale_indices():
     sm = to_source_map(rec)
     assert sm.sentences[0].sid == 0 and sm.sentences[1].sid == 1  # title, then abstract sentence index 0 → sid 1
     assert sm.paper_key.startswith("scifact-")
+
+
+def test_records_read_ahead_are_handed_out_while_they_are_current(store):
+    """`read_ahead` reads several records in one query; a record re-ingested since is read again."""
+    def record(pid: str, text: str) -> PaperRecord:
+        return PaperRecord(paper_id=pid, source_format="text", source=pid, sections=[Section(title="Intro", text=text)])
+
+    ingest_records(store, [record("A", "We test a tagger on the Penn Treebank."), record("B", "We parse the Brown corpus.")])
+    store.read_ahead(["A", "B", "unknown"])
+    ingest_records(store, [record("B", "We parse the Brown corpus again, faster.")])
+    assert "Penn Treebank" in raw_record(store, "A").model_dump_json()
+    assert "again, faster" in raw_record(store, "B").model_dump_json()  # not the copy read ahead
+    assert store.raw_record_json("unknown") is None
