@@ -209,12 +209,11 @@ def register_changed(store: Store, candidates: Sequence[ResearchObject], **kwarg
 def _write(store: Store, con, run_id: str, now: datetime, writes, clears, rejection_rows) -> None:
     events: list[tuple] = []
     if writes:
-        ids = list(writes)
-        store.with_id_table(con, "_w", ids)
-        sql(con, "DELETE FROM objects WHERE id IN (SELECT id FROM _w)")
-        sql(con, "DELETE FROM refs WHERE src_id IN (SELECT id FROM _w)")
-        sql(con, "DELETE FROM evidence WHERE obj_id IN (SELECT id FROM _w)")
-        sql(con, "UPDATE object_versions SET lifecycle = 'superseded' WHERE id IN (SELECT id FROM _w) AND lifecycle <> 'withdrawn'")
+        for statement, column in (("DELETE FROM objects WHERE {}", "id"), ("DELETE FROM refs WHERE {}", "src_id"),
+                                  ("DELETE FROM evidence WHERE {}", "obj_id"),
+                                  ("UPDATE object_versions SET lifecycle = 'superseded' WHERE {} AND lifecycle <> 'withdrawn'", "id")):
+            where, params = store.ids_in(con, column, "_w", writes)
+            sql(con, statement.format(where), params)
         obj_rows, ver_rows, ref_rows, ev_rows, sent_rows = [], [], [], [], []
         for oid, (obj, version, status, snapshot, h, ev_hash) in writes.items():
             data = _dump(obj)
@@ -233,8 +232,8 @@ def _write(store: Store, con, run_id: str, now: datetime, writes, clears, reject
                 )
         papers = [oid for oid, (o, *_) in writes.items() if isinstance(o, SourceMap)]
         if papers:
-            store.with_id_table(con, "_p", papers)
-            sql(con, "UPDATE sentences SET is_current = false WHERE paper_id IN (SELECT id FROM _p)")
+            where, params = store.ids_in(con, "paper_id", "_p", papers)
+            sql(con, f"UPDATE sentences SET is_current = false WHERE {where}", params)
         store.insert_rows(con, "objects", OBJECT_COLUMNS, obj_rows)
         store.insert_rows(con, "object_versions", VERSION_COLUMNS, ver_rows)
         store.insert_rows(con, "refs", ["src_id", "dst_id", "role"], ref_rows)
