@@ -255,11 +255,12 @@ def extract_facts(sm: SourceMap, run_id: str | None = None) -> list[Fact]:
     spans_of = {s.sid: [(s.text[toks[a][1]:toks[b - 1][2]], t) for a, b, t in row]
                 for s, toks, row in zip(pa.sentences, pa.tokens, pa.doc.spans)}
     previous_subject = system
-    short_abstract = sum("abstract" in (s.section or "").lower() for s in sm.sentences) <= ABSTRACT_MAX
+    abstract = {s.sid for s in sm.sentences if "abstract" in (s.section or "").lower()}
+    short_abstract = len(abstract) <= ABSTRACT_MAX
     for s in sm.sentences:
         if SKIP_SECTIONS.search(s.section or "") or s.kind != "prose" or s.sid in used:
             continue
-        in_abstract = "abstract" in (s.section or "").lower()
+        in_abstract = s.sid in abstract
         ftype = classify(s.text, in_abstract, any_verb=short_abstract)
         if ftype is None:
             continue

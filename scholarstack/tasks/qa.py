@@ -94,7 +94,8 @@ def _whole_word(text: str, start: int, end: int) -> bool:
 def _names(ranked, find, cap: int) -> tuple[str, list] | None:
     """The names `find` reads from the best three pieces of evidence, or from the next five when
     those three name none; each name once, in evidence order."""
-    for pool in (distinct(ranked, 3), distinct(ranked, 8)[3:]):
+    pieces = distinct(ranked, 8)  # its first three are distinct(ranked, 3)
+    for pool in (pieces[:3], pieces[3:]):
         found, used = {}, []
         for r in pool:
             names = [n for n in find(r.item.text) if n.lower() not in found]
