@@ -48,6 +48,8 @@ def _step_asset(chain: Chain, index: int, fresh: bool) -> AssetsDefinition:
             papers = step.papers or raw_paper_ids(s)
             summary = compile_papers(s, papers, context.run.run_id, extractor=llm.extractor(s), validator=settings.validator(),
                                      taxonomy_path=settings.taxonomy_path(), induce_k=settings.induce_k, adjudicator=llm.adjudicator(s))
+            for warning in summary["warnings"]:
+                context.log.warning(warning)
             if not summary["ok"]:
                 raise RuntimeError("compile failed:\n" + "\n".join(summary["failed"]))
             ix = sync_index(s, vectors.open(s), vectors.make_embedder(s))

@@ -4,6 +4,7 @@ the embedder by name."""
 
 from __future__ import annotations
 
+import sys
 from typing import Any, Protocol
 
 from scholarstack.ingest.catalog import ingest_records, raw_paper_ids
@@ -41,6 +42,8 @@ def compile_records(store: Store, records: list[PaperRecord], compiler: Compiler
 
             summary = compile_papers(store, ids, new_run_id(), validator=ge_validator, progress=progress)
             problems = summary["failed"]
+            for warning in summary["warnings"]:
+                print(f"warning: {warning}", file=sys.stderr)
         else:
             summary = compiler(str(store.home), backend="offline", papers=ids, progress=progress, index=False)
             problems = summary["lines"]

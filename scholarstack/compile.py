@@ -205,7 +205,8 @@ def compile_papers(store: Store, paper_ids: list[str], run_id: str, extractor: E
     """The layers for these papers with no orchestrator: source maps and L1 per paper, then L2, L3
     and the recheck over the store, the same steps the assets run. For benchmarks, which compile
     their papers from inside a Dagster run and must not start Dagster runs there. A paper that
-    fails is recorded and the others go on, as in the assets."""
+    fails is recorded and the others go on, as in the assets; what the assets log as a warning (a
+    failed read-ahead) is listed under "warnings"."""
     from tqdm import tqdm
 
     from .l1.backends import OfflineExtractor
@@ -215,15 +216,15 @@ def compile_papers(store: Store, paper_ids: list[str], run_id: str, extractor: E
     extractor = extractor or OfflineExtractor()
     if taxonomy_path is not None and not Path(taxonomy_path).is_absolute():
         taxonomy_path = REPO_ROOT / taxonomy_path
-    out: dict[str, Any] = {"ok": True, "failed": []}
+    out: dict[str, Any] = {"ok": True, "failed": [], "warnings": []}
     with store.connect():  # one connection for the batch: reopening the file per read costs ~10 ms, ~1,800 times in a small benchmark
         for step, prepare, name in ((lambda p: compile_source_map(store, p, run_id, validator), lambda ps: prepare_source_maps(store, ps),
                                      "source_maps"),
                                     (lambda p: compile_facts(store, p, extractor, run_id, validator), None, "l1_facts")):
             totals: Counter = Counter()
             for n, paper_id in enumerate(tqdm(paper_ids, desc=name, unit="paper", disable=not progress, leave=False)):
-                if prepare is not None and n % AHEAD == 0:  # a fault there is met again, and reported, below
-                    prepare(paper_ids[n:n + AHEAD])
+                if prepare is not None and n % AHEAD == 0 and (fault := prepare(paper_ids[n:n + AHEAD])):
+                    out["warnings"].append(f"{name}: {fault}")  # the papers are read again one by one, below
                 try:
                     meta = step(paper_id)
                 except StoreError:  # the store itself is unusable (busy, disk full): stop, nothing half-written

@@ -129,14 +129,39 @@ def analyse(sm: SourceMap, skip_section) -> PaperAnalysis:
     return PaperAnalysis(sents, toks, doc, cs, salient, pairs)
 
 
+# "A Maximum Entropy Model for ...", "A Memory-Based Approach to ...": the title names the approach.
+TITLE_APPROACH = re.compile(r"\s*(?:A|An)\s+((?:[\w\-]+\s+){1,4}?(?:Approach|Method|Model|Framework|System|Algorithm|Tagger|"
+                            r"Parser|Classifier|Architecture|Technique))\s+(?:to|for|of|that|based)\b", re.I)
+# Words that say how good or what kind an approach is, not which one: "A Simple Approach", "A Statistical Model".
+KIND_WORDS = frozenset("a an new novel simple efficient fast improved uniform general fully empirically based unsupervised "
+                       "supervised semi-supervised statistical probabilistic joint global syntactic semantic trainable "
+                       "high-performance polynomial-time machine learning approach method model framework system "
+                       "algorithm tagger parser classifier architecture technique and".split())
+ACRONYM = re.compile(r"[A-Z]{2,4}")  # "IR", "TAG"; not a word in capitals ("COMPUTATIONAL")
+NAME_WORD = re.compile(r"([A-Z][a-z]*[A-Z][A-Za-z0-9']*|[A-Z]{2,}[a-z]*)\b")
+NAMED_SYSTEM = re.compile(r"\b((?:[A-Z][a-z]*[A-Z][A-Za-z0-9']*|[A-Z]{2,}[a-z]*) (?:System|Parser|Tagger))\b")  # "The RASP System"
+
+
 def title_system_name(title: str) -> str | None:
-    """The name authors give their own system in the title: a name before a colon, or an acronym."""
+    """The name authors give their own system in the title: a name before a colon, the approach a
+    title opens with ("A Memory-Based Approach to ..." gives "the memory-based approach"), a name
+    written as its first word ("TnT ...") or before "System", "Parser" or "Tagger". An acronym
+    elsewhere names the topic or a tool ("... for Statistical MT", "Improving IBM Word Alignment
+    Model 1"), not the system; so does a title in capitals throughout."""
     if ":" in title:
         head = title.split(":", 1)[0].strip()
         if 0 < len(head.split()) <= 4:
             return head
-    m = re.search(r"\b([A-Z][a-z]*[A-Z][A-Za-z0-9']*|[A-Z]{2,}[a-z]*)\b", title)
-    if m and m.group(1).lower() not in {"a", "an", "the"}:
+    letters = [c for c in title if c.isalpha()]
+    if sum(c.isupper() for c in letters) > 0.6 * len(letters):
+        return None
+    if (m := TITLE_APPROACH.match(title)) and any(w.lower() not in KIND_WORDS for w in m.group(1).split()):
+        # Said as a common noun ("the memory-based approach"); a name inside keeps its capitals ("the TAG-based ...").
+        return "the " + " ".join("-".join(p if ACRONYM.fullmatch(p) else p.lower() for p in w.split("-"))
+                                 for w in m.group(1).split())
+    if (m := NAME_WORD.match(title.strip())) and m.group(1).lower() not in {"a", "an", "the"}:
+        return m.group(1)
+    if m := NAMED_SYSTEM.search(title):
         return m.group(1)
     return None
 
@@ -351,10 +376,12 @@ def _compared_between(words: list[str], span: tuple[int, int, str], i: int) -> b
 
 
 def _not_a_metric(text: str, toks: list[tuple[str, int, int]], metric: tuple[int, int, str]) -> bool:
-    """A "z score" is a test statistic, and "recall that" is the verb, not recall."""
+    """A "z score" is a test statistic, and "recall that" is the verb, not recall; in "17% of errors,
+    prepositions 12%" the errors are what is shared out, not a measure the 12% is a level of."""
     name = _surface(text, toks, metric)
     following = text[toks[metric[1]][1]:toks[metric[1]][2]] if metric[1] < len(toks) else ""
-    return bool(NOT_A_METRIC.match(name) or NOT_A_METRIC.match(f"{name} {following}"))
+    shared_out = [w for w, _, _ in toks[max(0, metric[0] - 2):metric[0]]] == ["%", "of"]
+    return bool(NOT_A_METRIC.match(name) or NOT_A_METRIC.match(f"{name} {following}")) or shared_out
 
 
 def _span_end(words: list[str], i: int) -> bool:

@@ -48,7 +48,7 @@ DATASET_RE = re.compile(
     r"CoNLL(?:[\-\s]?\d{2,4})?|TREC(?:[\-\s]?\d+)?|SemEval(?:[\-\s]?\d+)?|Senseval(?:[\-\s]?\d+)?|GENIA|Verbmobil|"
     r"ImageNet|CIFAR-?\d+|MNIST|SQuAD(?:\s?\d\.\d)?|COCO|Cityscapes|PASCAL VOC(?: \d+)?|WMT(?:\s?'?\d+)?|"
     r"Gigaword|PubMed|Wikipedia|NEGRA|TIGER|OntoNotes|FrameNet|PropBank|WordNet|SNLI|MultiNLI|GLUE|"
-    r"Yelp|IMDB|KITTI|Penn Discourse Treebank|RST-DT|ACE(?: \d{4})?)\b"
+    r"Yelp|IMDB|KITTI|Penn Discourse Treebank|RST-DT|ACE(?: \d{4})?|BNC|ATIS|RCV1)\b"
 )
 ACRONYM_RE = re.compile(r"\b([A-Z][a-z]*[A-Z][A-Za-z0-9\-]*|[A-Z]{2,}[0-9]*s?)\b")
 LONG_SHORT_RE = re.compile(r"((?:[A-Za-z][\w\-]*\s){1,7})\(([A-Z][A-Za-z0-9\-]{1,12})\)")
@@ -99,7 +99,7 @@ LEARNED_TYPES = {"Method": EntityType.method, "Task": EntityType.task, "Metric":
                  "Material": EntityType.dataset}
 _CACHE: dict[str, tuple[Mention, ...]] = {}
 CACHE_SIZE = 200_000  # L2 reads every statement twice (entities, then relations)
-MENTIONS_VERSION = 1  # raise when the cleaning below changes what a tagged text yields
+MENTIONS_VERSION = 2  # raise when the cleaning below changes what a tagged text yields
 _DISK: list = []  # the store's on-disk cache of tagged texts, when one is kept (keep_on_disk)
 
 
@@ -129,13 +129,14 @@ def _disk_key(text: str) -> str:
 
 
 def with_known_names(text: str, found: list[tuple[int, int, str, str]]) -> list[tuple[int, int, str, str]]:
-    """Known dataset and metric names (the rule lists) win over a shorter learned span they overlap:
-    the tagger learned ML papers' names and cuts "Penn Treebank" to "Penn"; a list of names is right here."""
+    """Known dataset and metric names (the rule lists) win over a learned span they overlap that is no
+    longer: the tagger learned ML papers' names and cuts "Penn Treebank" to "Penn", or reads "BNC" as
+    a method; a list of names is right here."""
     for regex, etype in ((DATASET_RE, "Material"), (METRIC_RE, "Metric")):
         for m in regex.finditer(text):
             a, e = m.span()
             over = [f for f in found if f[0] < e and a < f[1]]
-            if all(e - a > f[1] - f[0] for f in over):
+            if all(e - a >= f[1] - f[0] for f in over):
                 found = [f for f in found if f not in over] + [(a, e, etype, m.group(0))]
     return sorted(found)
 

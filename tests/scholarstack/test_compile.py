@@ -13,15 +13,21 @@ from tests.assets.test_compile_assets import part_of_sample
 OBJECTS = "SELECT kind, id, version, lifecycle FROM objects WHERE kind <> 'paper' ORDER BY 1, 2"
 
 
-def test_compile_papers_matches_the_dagster_compile(tmp_path):
+def test_compile_papers_matches_the_dagster_compile(tmp_path, monkeypatch):
+    """Even when reading papers ahead fails: the fault is reported, and each paper is read alone."""
     from expectations.suites import ge_validator
 
     papers = part_of_sample(tmp_path, others=1)
     core, dagster = Store(tmp_path / "core"), Store(tmp_path / "dagster")
     ids = ingest_paths(core, [papers])["paper_ids"]
     ingest_paths(dagster, [papers])
+
+    def broken(ids):
+        raise RuntimeError("out of memory")
+    monkeypatch.setattr(core, "read_ahead", broken)
     out = compile_papers(core, ids + ["nope"], new_run_id(), validator=ge_validator)
     assert not out["ok"] and [f.split(":")[0] for f in out["failed"]] == ["source_maps nope"]  # recorded, named
+    assert len(out["warnings"]) == 1 and "out of memory" in out["warnings"][0] and ids[0] in out["warnings"][0]
     l1 = out["l1_facts"]
     assert l1.get("status_ok", 0) + l1.get("status_partial", 0) == len(ids) and l1.get("status_skipped", 0) == 1  # the others went on
     assert compile_store(str(dagster.home), progress=False, index=False)["ok"]

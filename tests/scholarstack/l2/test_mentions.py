@@ -1,0 +1,13 @@
+"""Mentions: known names from the rule lists merged into the learned tagger's spans."""
+
+from scholarstack.l2.mentions import with_known_names
+
+
+def test_a_known_dataset_wins_over_a_learned_span_no_longer_than_it_but_not_over_a_longer_one():
+    text = "BNC reaches 92.15% accuracy on the Penn Treebank with the Penn Treebank tagger suite."
+    found = [(0, 3, "Method", "BNC"), (35, 39, "Material", "Penn"), (58, 85, "Method", text[58:85])]
+    merged = with_known_names(text, found)
+    assert (0, 3, "Material", "BNC") in merged  # same length: the list knows BNC is a corpus
+    assert (35, 48, "Material", "Penn Treebank") in merged  # longer than the tagger's "Penn"
+    assert (58, 85, "Method", text[58:85]) in merged and not any(a == 58 and t == "Material" for a, _, t, _ in merged)
+    assert any(t == "Metric" and s == "accuracy" for _, _, t, s in merged)
