@@ -37,7 +37,8 @@ CHANGE_WORDS = frozenset(CHANGES) | {f"{w}s" for w in CHANGES}
 # A change named after the value ("a 2.1 percent F-measure improvement over ..."): a delta, not a level.
 CHANGE_AFTER = re.compile(rf"^(?:%\s|percent\s)?(?:(?:[\w\-]+\s){{0,4}}(?:{'|'.join(CHANGES)})s?|relative|absolute"
                           r"|(?:[\w\-]+\s){0,3}points?\s(?:over|above|better|higher|more))\b", re.I)  # "1.66 BLEU points over the baseline"
-NOT_A_METRIC = re.compile(r"^(?:[ztp][- ]?(?:score|value|statistic)s?|recall that)$", re.I)  # a test statistic; "recall that" (the verb)
+# A test statistic; "recall that" (the verb); a rate set before training, not measured after it.
+NOT_A_METRIC = re.compile(r"^(?:[ztp][- ]?(?:score|value|statistic)s?|recall that|(?:learning|dropout|decay) rates?)$", re.I)
 # "1.2 million words", "4.7 days", "the 0.95 confidence intervals": a count, a duration or a level of confidence
 COUNT = re.compile(r"^(?:million|billion|thousand|k|m|days?|hours?|minutes?|seconds?|ms|words|sentences|tokens|documents|"
                    r"iterations|epochs|confidence|significance)\b", re.I)
@@ -493,8 +494,14 @@ def _authors(words: list[str], span: tuple[int, int, str]) -> bool:
     return False
 
 
+# A span the tagger ran on into a conjunction, a preposition or a dash ("joint tagging and", "IL -").
+DANGLING = re.compile(r"(?:[\s,;/(\-–—]+|\s+(?:and|or|of|the|a|an|for|with|in|on|to|by|from|vs\.?)\b)+$")  # lower case: "Model A" keeps its A
+
+
 def _surface(text: str, toks: list[tuple[str, int, int]], span: tuple[int, int, str]) -> str:
-    return text[toks[span[0]][1]:toks[span[1] - 1][2]]
+    """The span's words as written, without a dangling end (unless nothing else is left)."""
+    words = text[toks[span[0]][1]:toks[span[1] - 1][2]]
+    return DANGLING.sub("", words) or words
 
 
 def _dedupe(facts: list[Fact]) -> list[Fact]:

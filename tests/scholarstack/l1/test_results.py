@@ -175,3 +175,11 @@ def test_the_title_names_the_system_by_its_head_its_approach_or_a_leading_name_n
     for title in ("A Decoder For Syntax-Based Statistical MT", "Improving IBM Word Alignment Model 1",
                   "A Statistical Approach To Machine Translation", "A SEMANTIC CONCORDANCE George A. Miller"):
         assert title_system_name(title) is None, title
+
+
+def test_a_name_the_tagger_ran_on_into_a_conjunction_or_a_dash_is_cut_back_and_a_learning_rate_is_no_result():
+    sm = paper("CRF-Tagger improves UAS by 0.24 on the Penn Treebank for joint tagging and parsing.",
+               "We set CRF-Tagger's learning rate of 0.01 on the Penn Treebank.")
+    [fact] = [f for f in extract_facts(sm) if f.variant.startswith("r")]
+    q = fact.quantities[0]
+    assert q.metric == "UAS" and q.value == 0.24 and not q.task.endswith(" and") and not fact.statement.endswith(" and")
