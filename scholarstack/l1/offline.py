@@ -103,6 +103,18 @@ def clean_statement(text: str) -> str:
     return rest[:1].upper() + rest[1:] if first.isalpha() and first.islower() else rest  # "iPSCs" keeps its case
 
 
+# "Table 2 shows the training and test corpus statistics", "In Section 3, we present the model": a
+# sentence that points at a part of the paper states nothing of its own (it stays citable). Not when
+# it goes on to say something: a value, "that", "how", a colon, or a judgement ("a high success ratio").
+POINTER = re.compile(
+    r"^(?:(?:in|as (?:shown|seen) in)\s+)?(?:the\s+)?(?:sections?|sect\.|tables?|figures?|fig\.|appendix)\s*[\dA-Z](?:[\d.]*\d)?\s*,?\s+"
+    r"(?:we\s+)?(?:describes?|presents?|discuss(?:es)?|gives?|shows?|lists?|summari[sz]es?|contains?|reports?|introduces?|"
+    r"outlines?|provides?|displays?|illustrates?|details?|compares?|explains?)\b", re.I)
+SAYS_MORE = re.compile(r"\d(?:\.\d+)?\s*%|\b\d+\.\d+\b|\b(?:that|how|why|whether)\b|[:;]|\b(?:high|higher|highest|low|lower|lowest|"
+                       r"better|best|worse|worst|significant(?:ly)?|substantial(?:ly)?|large|small|strong|consistent(?:ly)?|"
+                       r"improve\w*|outperform\w*|superior|inferior)\b", re.I)
+
+
 def classify(text: str, in_abstract: bool = False, any_verb: bool = False) -> FactType | None:
     """The fact type a sentence states, by cues; None when it states nothing reusable. An abstract
     is the paper's own summary of its claims: there a sentence without a cue is a finding. With
@@ -114,6 +126,8 @@ def classify(text: str, in_abstract: bool = False, any_verb: bool = False) -> Fa
     alpha = sum(c.isalpha() for c in text) / max(1, len(text))
     numeric = sum(1 for w in words if any(ch.isdigit() for ch in w)) / len(words)
     if alpha < 0.55 or numeric > 0.35:  # formulas and flattened tables, not statements (results with statistics pass)
+        return None
+    if POINTER.match(text) and not SAYS_MORE.search(text):
         return None
     for ftype, pattern in TYPE_CUES:
         if pattern.search(text):

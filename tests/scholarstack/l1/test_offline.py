@@ -19,6 +19,18 @@ def test_types_from_cues():
     assert classify("93.9 94.3 94.0 94.7 95.9 95.9 Table 2 results 12 13") is None
 
 
+def test_a_sentence_pointing_at_a_table_or_section_is_no_fact_unless_it_says_something_of_its_own():
+    for pointer in ("Table 2 shows the training, development and test corpus statistics.",
+                    "In Section 3, we present the semantic parsing model of WASP.",
+                    "Figure 6 shows the learning curve of the tagger, i.e., the accuracy depending on the amount of training data."):
+        assert classify(pointer) is None, pointer
+    for claim in ("Table 4 shows a high success ratio for the detection of coordinate structures.",
+                  "Table 5 shows that our tagger outperforms the baseline on unknown words.",
+                  "Figure 4 summarizes the experiment for French: distortion reduces tree violations substantially.",
+                  "Table 5 shows the accuracy of the tagger, 96.7% on the Penn Treebank."):
+        assert classify(claim) == FactType.finding, claim
+
+
 def test_an_abstract_sentence_with_any_verb_is_a_finding_but_a_structured_label_is_not():
     # SciFact doc 13910150's first sentence, a claim's whole rationale, had no fact: "plays" is no listed verb.
     blimp = "Blimp1 (Prdm1), the key determinant of primordial germ cells (PGCs), plays a combinatorial role with Prdm14."
