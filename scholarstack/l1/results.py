@@ -134,10 +134,9 @@ def analyse(sm: SourceMap, skip_section) -> PaperAnalysis:
 TITLE_APPROACH = re.compile(r"\s*(?:A|An)\s+((?:[\w\-]+\s+){1,4}?(?:Approach|Method|Model|Framework|System|Algorithm|Tagger|"
                             r"Parser|Classifier|Architecture|Technique))\s+(?:to|for|of|that|based)\b", re.I)
 # Words that say how good or what kind an approach is, not which one: "A Simple Approach", "A Statistical Model".
-KIND_WORDS = frozenset("a an new novel simple efficient fast improved uniform general fully empirically based unsupervised "
-                       "supervised semi-supervised statistical probabilistic joint global syntactic semantic trainable "
-                       "high-performance polynomial-time machine learning approach method model framework system "
-                       "algorithm tagger parser classifier architecture technique and".split())
+KIND_WORDS = GENERIC | frozenset("novel efficient fast improved uniform general fully empirically based unsupervised supervised "
+                                 "semi-supervised statistical probabilistic joint global syntactic semantic trainable "
+                                 "high-performance polynomial-time machine learning architecture and".split())
 ACRONYM = re.compile(r"[A-Z]{2,4}")  # "IR", "TAG"; not a word in capitals ("COMPUTATIONAL")
 NAME_WORD = re.compile(r"([A-Z][a-z]*[A-Z][A-Za-z0-9']*|[A-Z]{2,}[a-z]*)\b")
 NAMED_SYSTEM = re.compile(r"\b((?:[A-Z][a-z]*[A-Z][A-Za-z0-9']*|[A-Z]{2,}[a-z]*) (?:System|Parser|Tagger))\b")  # "The RASP System"
