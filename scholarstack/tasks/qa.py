@@ -64,8 +64,11 @@ LANGUAGE_NAMES = ("English|German|French|Spanish|Italian|Portuguese|Dutch|Russia
                   "Czech|Polish|Slovak|Slovene|Slovenian|Croatian|Serbian|Bulgarian|Romanian|Greek|Ukrainian|Vietnamese|Thai|"
                   "Indonesian|Malay|Tagalog|Swahili|Amharic|Yoruba|Hausa|Igbo|Zulu|Xhosa|Afrikaans|Tamil|Telugu|Marathi|"
                   "Gujarati|Punjabi|Basque|Catalan|Galician|Welsh|Irish|Latvian|Lithuanian|Icelandic|Mongolian|Tibetan|"
-                  "Uyghur|Kazakh|Uzbek|Latin|Sanskrit|Maltese|Albanian|Armenian|Georgian|Nepali|Sinhala|Burmese|Khmer|Lao")
-LANGUAGE = re.compile(rf"\b(?:{LANGUAGE_NAMES})(?:\s?[-–/]\s?(?:{LANGUAGE_NAMES}))?\b")
+                  "Uyghur|Kazakh|Uzbek|Latin|Sanskrit|Maltese|Albanian|Armenian|Georgian|Nepali|Sinhala|Burmese|Khmer|Lao|"
+                  "Sepedi|Setswana|Sesotho|Xitsonga|Tshivenda|siSwati|isiNdebele|isiZulu|isiXhosa")
+# Families, answered as a group when the text names one ("Nguni languages", "the Romance languages").
+LANGUAGE_FAMILIES = "Nguni|Sotho|Bantu|Romance|Germanic|Slavic|Semitic|Indo-European|Dravidian|Turkic|Uralic|Austronesian"
+LANGUAGE = re.compile(rf"\b(?:(?:{LANGUAGE_FAMILIES})\s+languages|(?:{LANGUAGE_NAMES})(?:\s?[-–/]\s?(?:{LANGUAGE_NAMES}))?)\b")
 
 
 def _words(text: str) -> set[str]:

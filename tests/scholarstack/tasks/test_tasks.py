@@ -197,6 +197,11 @@ def test_which_languages_is_answered_with_language_names():
                       "French talks from the TED corpus.", locators=["P:2"])]
     question = "Which languages are part of the corpus?"
     assert typed_answer(question, score_items(question, items))[0] == "Spanish-English, German-English, French"
+    # a family is named as a group; a family word used otherwise ("Romance novels") is no language
+    items = [ViewItem(id="P:3", kind="sentence", text="The Nguni languages (isiZulu, isiXhosa) are similar to each other, as are "
+                      "the Sotho languages; the Romance novels are not.", locators=["P:3"])]
+    question = "Which languages are similar to each other?"
+    assert typed_answer(question, score_items(question, items))[0] == "Nguni languages, isiZulu, isiXhosa, Sotho languages"
 
 
 def test_a_count_keeps_its_magnitude_word():
