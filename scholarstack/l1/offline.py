@@ -15,7 +15,7 @@ import re
 
 from ..models import Context, Fact, FactType, Provenance, Quantity, SourceMap
 from ..verify import verify_fact
-from .results import analyse, result_facts
+from .results import DANGLING, analyse, result_facts
 
 CITATION_RE = re.compile(r"\s*(\[[\d,\s\-–]+\]|\((?:[A-Z][A-Za-z\-]+(?: et al\.)?(?: and [A-Z][A-Za-z\-]+)?,? \d{4}[a-z]?;?\s*)+\))")
 SKIP_SECTIONS = re.compile(r"acknowledg|reference|bibliograph|appendix|title", re.I)
@@ -169,12 +169,19 @@ def find_subject(text: str, system: str) -> str:
     names = [n for n in NAME_RE.findall(head) if n not in {"We", "In", "It", "The", "A"}]
     if names:
         return names[0]
-    chunks = [c.strip() for c in head.split(",") if c.strip()]
+    if cited := CITED_HEAD.match(head):
+        return cited.group(1)  # "(Pasca, 2007a) reports ...": the cited authors, not the paper's system
+    # Without its asides ("(x, y)", "(Brill, 1994, Magerman, 1995)"), whose commas would cut it up.
+    chunks = [c.strip() for c in PARENTHETICAL.sub(" ", head).split(",") if c.strip()]
     for chunk in reversed(chunks):
         words = DETERMINERS.sub("", DETERMINERS.sub("", chunk)).split()
-        if words and not all(NOUNLESS.match(w) for w in words) and len(words) <= 10:
-            return " ".join(words[-8:]).strip(" ;:")
+        if words and not all(NOUNLESS.match(w) for w in words) and len(words) <= 10 and not re.search(r"[()]", chunk):
+            return DANGLING.sub("", " ".join(words[-8:])).strip(" ;:") or system  # "the expected count of (x, y)"
     return system
+
+
+PARENTHETICAL = re.compile(r"\([^()]*\)|\[[^\[\]]*\]")
+CITED_HEAD = re.compile(r"^\s*\(([A-Z][^()\d]{1,60}?),?\s*(?:19|20)\d\d[a-z]?\)\s*$")
 
 
 def find_conditions(text: str) -> list[str]:

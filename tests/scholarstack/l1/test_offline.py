@@ -109,6 +109,14 @@ def test_a_figure_given_with_a_bound_keeps_it():
     assert v == Verification.failed and "bound dropped: > 0.8" in note
 
 
+def test_a_subject_is_not_cut_out_of_an_aside_and_a_cited_work_is_its_authors():
+    assert find_subject("(Pasca, 2007a) reports results of 100% precision for the first 25 instances.", "CRF-Tagger") == "Pasca"
+    assert find_subject("Therefore the expected count of (x, y) is increased at each iteration.", "CRF-Tagger") == "expected count"
+    assert find_subject("Several recent papers(Brill, 1994, Magerman, 1995) have reported 96.5% tagging accuracy.",
+                        "CRF-Tagger") == "Several recent papers"
+    assert find_subject("The tagger (TnT) is fast on unknown words.", "CRF-Tagger") == "TnT"  # a name in an aside still counts
+
+
 def test_one_claim_per_fact_and_no_fragments():
     from scholarstack.l1.offline import claims, extract_facts
     from scholarstack.models import SourceMap
