@@ -57,11 +57,12 @@ METRICS = [
     "coverage", "speed", "auc", "ndcg", "exact match",
 ]
 METRIC_RE = re.compile(r"\b(" + "|".join(re.escape(m) for m in sorted(METRICS, key=len, reverse=True)) + r")\b", re.I)
+# The main verb a subject stands before; "results" only as one ("results in"): "The results are …" is the noun.
 VERB_RE = re.compile(
     r"\b(is|are|was|were|has|have|had|can|could|may|might|will|would|should|achieves?|achieved|outperforms?|"
     r"outperformed|yields?|yielded|shows?|showed|uses?|used|improves?|improved|performs?|performed|reduces?|"
     r"reduced|increases?|increased|leads?|led|gives?|gave|obtains?|obtained|reaches|reached|requires?|"
-    r"provides?|produces?|consists?|contains?|depends?|allows?|makes?|results?|relies|converges?|fails?|"
+    r"provides?|produces?|consists?|contains?|depends?|allows?|makes?|results?(?=\s+(?:in|from)\b)|relies|converges?|fails?|"
     r"suffers?|remains?|seems?|appears?|tends?|does|do|did|reports?|reported|finds?|found|argues?|claims?)\b", re.I)
 ABSTRACT_MAX = 30  # sentences; a longer "abstract" is a body the PDF reader did not split
 S_VERB = re.compile(r"\b[a-z][a-z\-]{2,}(?<!ss)(?<!us)(?<!is)s\b")  # plural nouns match too: hence ABSTRACT_LABEL

@@ -115,6 +115,8 @@ def test_a_subject_is_not_cut_out_of_an_aside_and_a_cited_work_is_its_authors():
     assert find_subject("Several recent papers(Brill, 1994, Magerman, 1995) have reported 96.5% tagging accuracy.",
                         "CRF-Tagger") == "Several recent papers"
     assert find_subject("The tagger (TnT) is fast on unknown words.", "CRF-Tagger") == "TnT"  # a name in an aside still counts
+    assert find_subject("The results of the parser are good on long sentences.", "CRF-Tagger") == "results of the parser"
+    assert find_subject("Smoothing results in a large gain on unknown words.", "CRF-Tagger") == "Smoothing"
 
 
 def test_one_claim_per_fact_and_no_fragments():
