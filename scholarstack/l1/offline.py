@@ -160,6 +160,10 @@ def _strip_lead(text: str) -> str:
     return LEAD_PHRASE.sub("", DISCOURSE.sub("", text.strip().lstrip("([")))
 
 
+PARENTHETICAL = re.compile(r"\([^()]*\)|\[[^\[\]]*\]")
+CITED_HEAD = re.compile(r"^\s*\(([A-Z][^()\d]{1,60}?),?\s*(?:19|20)\d\d[a-z]?\)\s*$")
+
+
 def find_subject(text: str, system: str) -> str:
     """The phrase before the main verb; a named system inside it wins; authors' voice → their system."""
     text = _strip_lead(text)
@@ -179,10 +183,6 @@ def find_subject(text: str, system: str) -> str:
         if words and not all(NOUNLESS.match(w) for w in words) and len(words) <= 10 and not re.search(r"[()]", chunk):
             return DANGLING.sub("", " ".join(words[-8:])).strip(" ;:") or system  # "the expected count of (x, y)"
     return system
-
-
-PARENTHETICAL = re.compile(r"\([^()]*\)|\[[^\[\]]*\]")
-CITED_HEAD = re.compile(r"^\s*\(([A-Z][^()\d]{1,60}?),?\s*(?:19|20)\d\d[a-z]?\)\s*$")
 
 
 def find_conditions(text: str) -> list[str]:

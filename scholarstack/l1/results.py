@@ -138,8 +138,9 @@ KIND_WORDS = GENERIC | frozenset("novel efficient fast improved uniform general 
                                  "semi-supervised statistical probabilistic joint global syntactic semantic trainable "
                                  "high-performance polynomial-time machine learning architecture and".split())
 ACRONYM = re.compile(r"[A-Z]{2,4}")  # "IR", "TAG"; not a word in capitals ("COMPUTATIONAL")
-NAME_WORD = re.compile(r"([A-Z][a-z]*[A-Z][A-Za-z0-9']*|[A-Z]{2,}[a-z]*)\b")
-NAMED_SYSTEM = re.compile(r"\b((?:[A-Z][a-z]*[A-Z][A-Za-z0-9']*|[A-Z]{2,}[a-z]*) (?:System|Parser|Tagger))\b")  # "The RASP System"
+NAME = r"[A-Z][a-z]*[A-Z][A-Za-z0-9']*|[A-Z]{2,}[a-z]*"  # written as a name: "TnT", "RASP", "CCGbank"
+NAME_WORD = re.compile(rf"({NAME})\b")
+NAMED_SYSTEM = re.compile(rf"\b((?:{NAME}) (?:System|Parser|Tagger))\b")  # "The RASP System"
 
 
 def title_system_name(title: str) -> str | None:
