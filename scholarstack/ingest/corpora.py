@@ -53,6 +53,25 @@ def _sentences(items: Any, what: str) -> list[tuple[int, str]]:
     return out
 
 
+def _acl_title(doc: dict[str, Any]) -> str:
+    """The record's title; where the scanned header ran on into it ("Explo i t ing a Probabi l ist ic
+    ... Generat ion Srinivas Bangalore and Owen Rambow AT&T Labs ..."), the title its summary opens
+    with, which is that header's start, letter for letter but for OCR slips ("~om" for "from")."""
+    from difflib import SequenceMatcher
+
+    title = str(doc.get("title") or "")
+    summary = doc.get("human_summary")
+    first = summary.split("\n", 1)[0].strip() if isinstance(summary, str) else ""
+    a, b = (_letters(first), _letters(title))
+    if a and len(b) >= len(a) + 15 and (b.startswith(a) or SequenceMatcher(None, a, b[:len(a)], autojunk=False).ratio() >= 0.95):
+        return first
+    return title
+
+
+def _letters(text: str) -> str:
+    return "".join(c for c in text.lower() if c.isalnum())
+
+
 def _acl(doc: dict[str, Any], path: Path, n: int) -> PaperRecord:
     raw_id = doc.get("paper_id")
     if not isinstance(raw_id, str) or not raw_id.strip():
@@ -62,7 +81,7 @@ def _acl(doc: dict[str, Any], path: Path, n: int) -> PaperRecord:
     sections = [Section(title=str(sec.get("title") or ""), sentences=_sentences(sec.get("sentences"), where))
                 for sec in doc.get("sections") or [] if isinstance(sec, dict)]
     return PaperRecord(
-        paper_id=safe_paper_id(raw_id), title=str(doc.get("title") or ""), source_format="acl_jsonl",
+        paper_id=safe_paper_id(raw_id), title=_acl_title(doc), source_format="acl_jsonl",
         source=f"{path}#{raw_id}", abstract=abstract if abstract.sentences else None,
         sections=[s for s in sections if s.sentences],
     )

@@ -39,17 +39,24 @@ REFERENCE_RE = re.compile(
     r"|^[A-Z][A-Za-z'\-]+,?\s+(?:[A-Z][a-z]+\s+)?(?:and\s+[A-Z][A-Za-z'\-]+\s+)?\(?(?:19|20)\d\d[a-z]?\)?\.\s+[A-Z]",
 )
 REFERENCES_SECTION = re.compile(r"^\s*(?:\d+\.?\s*)?(?:references|bibliography|works cited)\s*$", re.I)
+# A function word the PDF reader glued to the next word ("theL1", "toEnglish", "inFigure"): prose never
+# writes a lower-case function word straight into a capital, and identifiers in camel case rarely start
+# with one of these ("is" and "as" are left out for isEmpty, asList; a call, toString(), stays).
+GLUED_WORD = re.compile(r"(?<![A-Za-z0-9_.@/])(the|of|and|in|for|with|from|to|on|by|into|than|between|that|our)"
+                        r"(?=[A-Z][A-Za-z0-9]*\b(?!\())")
 LIGATURES = {"ﬀ": "ff", "ﬁ": "fi", "ﬂ": "fl", "ﬃ": "ffi", "ﬄ": "ffl", "ﬅ": "st", "ﬆ": "st"}
 
 
 def repair(text: str) -> str:
     """What extraction broke and can be restored without guessing: HTML entities (`&#8212;`),
-    ligatures (`ﬁ`), soft hyphens and zero-width characters, compatibility forms (NFKC)."""
+    ligatures (`ﬁ`), soft hyphens and zero-width characters, compatibility forms (NFKC), a function
+    word glued to a capitalised word (`theL1`)."""
     if "&" in text:
         text = html.unescape(text)
     for lig, plain in LIGATURES.items():
         text = text.replace(lig, plain)
     text = text.replace("\u00ad", "").replace("\u200b", "").replace("\ufeff", "")
+    text = GLUED_WORD.sub(r"\1 ", text)
     return " ".join(unicodedata.normalize("NFKC", text).split())
 
 

@@ -58,7 +58,8 @@ METRICS = [
 ]
 METRIC_RE = re.compile(r"\b(" + "|".join(re.escape(m) for m in sorted(METRICS, key=len, reverse=True)) + r")\b", re.I)
 # The main verb a subject stands before; "results" only as one ("results in"): "The results are …" is the noun.
-VERB_RE = re.compile(
+VERB_RE = re.compile(  # not after a determiner: "the claim", "our results", "its uses" are nouns
+    r"(?<!\bthe )(?<!\ba )(?<!\ban )(?<!\bour )(?<!\bits )(?<!\btheir )"
     r"\b(is|are|was|were|has|have|had|can|could|may|might|will|would|should|achieves?|achieved|outperforms?|"
     r"outperformed|yields?|yielded|shows?|showed|uses?|used|improves?|improved|performs?|performed|reduces?|"
     r"reduced|increases?|increased|leads?|led|gives?|gave|obtains?|obtained|reaches|reached|requires?|"
@@ -78,7 +79,7 @@ CONDITION_RE = re.compile(
     re.I)
 ASSUMPTION_RE = re.compile(r"\b(assuming|if|provided that|under the assumption that|given that|whenever)\s+([^,;.]{3,100})", re.I)
 DATASETISH = re.compile(r"\b([A-Z][\w\-]*(?:\s+[A-Z0-9][\w\-]*){0,3}\s+(?:Treebank|Corpus|corpus|dataset|data|task|test set|collection))\b|\b(WSJ|Penn Treebank|Brown|Switchboard|Europarl|Hansards?|MUC-?\d+|CoNLL[\w\-]*|TREC[\w\-]*|SemEval[\w\-]*|Senseval[\w\-]*|ACE|GENIA|Verbmobil)\b")
-DETERMINERS = re.compile(r"^(the|a|an|this|these|that|those|such|our|their|its|both|each|all|in addition,?|however,?|moreover,?|furthermore,?|finally,?|thus,?|therefore,?|also|first,?|second,?|then,?)\s+", re.I)
+DETERMINERS = re.compile(r"^(the|a|an|any|every|this|these|that|those|such|our|their|its|both|each|all|in addition,?|however,?|moreover,?|furthermore,?|finally,?|thus,?|therefore,?|also|first,?|second,?|then,?)\s+", re.I)
 
 
 # "Here, we show that X", "Our results demonstrate that X": the authors' frame around a finding they
@@ -92,9 +93,21 @@ REPORTING_FRAME = re.compile(
     r"confirm(?:s|ed)?|observe[sd]?|identif(?:y|ies|ied))\s+that\s+", re.I)
 
 
+# What the PDF reader put before a sentence: a footnote mark or page number ("5 Note that …", "2In a
+# theory …"), a journal's running head ("265 Computational Linguistics Volume 34, Number 2 The …"), or a
+# numbered heading ("2 Corpus and features In our work we use …"), up to a word that opens a sentence.
+OPENER = (r"(?:The|In|We|This|These|Our|For|As|There|Note|It|To|Although|If|An?|However|While|When|Given|Most|Since|"
+          r"Because|Here|Thus|Each|One|Such|Unlike|Many|Some|Finally|First|Both|Previous|Recent|Several|Another|Using|"
+          r"Consider|After|Once|Following|Despite|Instead)")
+RUN_IN = re.compile(r"^\d{1,2}(?=" + OPENER + r"[\s,])|"
+                    r"^\d{1,4}(?:\.\d{1,2})*\s+(?:(?:[A-Z][\w\-]*\s+){1,4}Volume\s+\d+,?\s+Number\s+\d+\s+)?"
+                    r"(?:\d{1,2}(?:\.\d{1,2})+\s+)?(?:[A-Z][\w\-]*(?:\s+[A-Za-z\d][\w\-.]*){0,7}?\s+)??(?=" + OPENER + r"[\s,])")
+
+
 def clean_statement(text: str) -> str:
-    """The sentence as a statement: without citation markers and without a reporting frame."""
-    text = " ".join(CITATION_RE.sub("", text).split())
+    """The sentence as a statement: without what the PDF reader put before it (RUN_IN), citation
+    markers or a reporting frame."""
+    text = " ".join(CITATION_RE.sub("", RUN_IN.sub("", text)).split())
     m = REPORTING_FRAME.match(text)
     rest = text[m.end():] if m else ""
     if len(rest.split()) < 5:
@@ -146,13 +159,21 @@ def classify(text: str, in_abstract: bool = False, any_verb: bool = False) -> Fa
 
 DISCOURSE = re.compile(r"^(?:(?:in addition|additionally|furthermore|moreover|however|nevertheless|finally|thus|therefore|"
                        r"also|first|second|third|then|overall|in summary|in particular|in contrast|as a result|"
-                       r"consequently|similarly|indeed|to this end|for example|for instance),?\s+)+", re.I)
+                       r"consequently|similarly|indeed|to this end|for example|for instance|note that|recall that),?\s+)+", re.I)
 NAME_RE = re.compile(r"\b([A-Z][a-z]*[A-Z][A-Za-z0-9\-']*|[A-Z]{2,}[a-z]?s?)\b")
-NOUNLESS = re.compile(r"^(?:\w+ly|it|they|this|we|there|which|that|these|those|such|both|one|some|all)$", re.I)
+NOUNLESS = re.compile(r"^(?:\w+ly|it|they|this|we|there|which|that|these|those|such|both|one|some|all|not|only|also)$", re.I)
 
 
-LEAD_PHRASE = re.compile(r"^[(\[]?(?:as|in|for|on|at|with|by|from|after|before|unlike|like|compared to|according to|"
-                         r"to|when|while|since|because|although|if)\b[^,;]{0,60},\s+", re.I)
+# A leading adverbial: up to its comma ("As expected, we find …"), or, unpunctuated, up to "we" ("In this
+# section we give …"); a purpose clause may run longer ("In order to reduce the time …, we have chosen …").
+LEAD_PHRASE = re.compile(r"^[(\[]?(?:(?:as|in|for|on|at|with|by|from|after|before|unlike|like|compared to|according to|"
+                         r"to|when|while|since|because|although|if)\b(?:[^,;]{0,60},\s+|[^,;]{0,60}?\s+(?=we\s))|"
+                         r"in order to\b[^;]{0,150}?,\s+|"
+                         r"(?:in|under|for)\s+(?:such|these|those|this|that|all|both|many|most|some)\s+\w+(?:\s+\w+)?\s+"
+                         r"(?=(?:any|the|a|an|all|each|every|no|our|this|these|such|most|many|some)\s))", re.I)
+# A subordinate clause before the main one ("If the algorithm misses a boundary, it receives k penalties").
+SUBORDINATE = re.compile(r"^(?:if|when|whenever|while|whereas|although|though|because|since|unless|once|after|before)\s+", re.I)
+RELATIVE_END = re.compile(r"\s+(?:that|which|who|whose|whom)\s*$", re.I)  # "Instances which were …": the verb is the clause's
 
 
 def _strip_lead(text: str) -> str:
@@ -160,28 +181,54 @@ def _strip_lead(text: str) -> str:
     return LEAD_PHRASE.sub("", DISCOURSE.sub("", text.strip().lstrip("([")))
 
 
+def _main_clause(text: str) -> tuple[str, str] | None:
+    """(subordinate clause without its conjunction, main clause) when `text` opens with a subordinate
+    clause that ends at a comma outside brackets within 200 characters; None otherwise."""
+    m = SUBORDINATE.match(text)
+    if not m:
+        return None
+    depth = 0
+    for i, ch in enumerate(text[:200]):
+        depth += ch in "(["
+        depth -= ch in ")]"
+        if ch == "," and depth <= 0:
+            return text[m.end():i], text[i + 1:].strip()
+    return None
+
+
 PARENTHETICAL = re.compile(r"\([^()]*\)|\[[^\[\]]*\]")
-CITED_HEAD = re.compile(r"^\s*\(([A-Z][^()\d]{1,60}?),?\s*(?:19|20)\d\d[a-z]?\)\s*$")
+YEAR = r"(?:19|20)\d\d[a-z]?"  # a citation's year ("2007a")
+CITED_AUTHORS = re.compile(r"^([A-Z][\w\-']+(?:\s+(?:and|&)\s+[A-Z][\w\-']+|\s+et\s+al\.?)?)\s*\(" + YEAR + r"\)")
+CITED_HEAD = re.compile(r"^\s*\(([A-Z][^()\d]{1,60}?),?\s*" + YEAR + r"\)\s*$")
 
 
 def find_subject(text: str, system: str) -> str:
-    """The phrase before the main verb; a named system inside it wins; authors' voice → their system."""
+    """The phrase before the main verb; a named system inside it wins; authors' voice → their system. After
+    a subordinate clause, the main clause's subject, or the clause's own where that is a pronoun."""
     text = _strip_lead(text)
+    if parts := _main_clause(text):
+        clause, main = parts
+        # The main clause's, unless it opens with a pronoun or has no verb this knows ("… emerges").
+        if AUTHOR_START.match(main) or (VERB_RE.search(main) and not NOUNLESS.match((main.split() or ["it"])[0])):
+            return find_subject(main, system)
+        return find_subject(clause, system)
+    text = SUBORDINATE.sub("", text)
     if AUTHOR_START.match(text):
         return system
     m = VERB_RE.search(text)
-    head = text[: m.start()] if m else text
+    head = RELATIVE_END.sub("", text[: m.start()] if m else text)
     names = [n for n in NAME_RE.findall(head) if n not in {"We", "In", "It", "The", "A"}]
     if names:
         return names[0]
-    if cited := CITED_HEAD.match(head):
-        return cited.group(1)  # "(Pasca, 2007a) reports ...": the cited authors, not the paper's system
+    if cited := CITED_HEAD.match(head) or CITED_AUTHORS.match(head):
+        return cited.group(1)  # "(Pasca, 2007a) reports ...", "Zhao and Vogel (2002) go ...": the cited authors
     # Without its asides ("(x, y)", "(Brill, 1994, Magerman, 1995)"), whose commas would cut it up.
     chunks = [c.strip() for c in PARENTHETICAL.sub(" ", head).split(",") if c.strip()]
     for chunk in reversed(chunks):
         words = DETERMINERS.sub("", DETERMINERS.sub("", chunk)).split()
         if words and not all(NOUNLESS.match(w) for w in words) and len(words) <= 10 and not re.search(r"[()]", chunk):
-            return DANGLING.sub("", " ".join(words[-8:])).strip(" ;:") or system  # "the expected count of (x, y)"
+            # "the expected count of (x, y)"; with no verb found, the head ran to the sentence's end: not its full stop
+            return DANGLING.sub("", " ".join(words[-8:])).strip(" ;:" if m else " ;:.") or system
     return system
 
 
@@ -239,7 +286,7 @@ def tagged_subject(text: str, spans: list[tuple[str, str]]) -> str | None:
 PAST = re.compile(r"\b[a-z]{3,}ed\b")
 # Starts mid-sentence: "tomatically ~xtracted" (not "cDNA", "iHepSCs"); at a comma, a closing bracket or
 # an equation's "= 0.1), and ..."; or at a citation's year, its authors cut off ("(2008) proposed ...").
-FRAGMENT = re.compile(r"^(?:[a-z]+\b(?![\-\d])|[,;:=\])]|\.(?!\d)|\((?:19|20)\d\d[a-z]?\))")
+FRAGMENT = re.compile(r"^(?:[a-z]+\b(?![\-\d])|[,;:=\])]|\.(?!\d)|\(" + YEAR + r"\))")
 GLUED = re.compile(r"(?<=[a-z0-9)]{2})\.(?=[A-Z][a-z])")  # "our approach.In the next section": a missed sentence break
 CLAUSE_BREAK = re.compile(r";\s+(?:however,?\s+|but\s+|whereas\s+)?|,\s+(?:but|whereas)\s+")
 

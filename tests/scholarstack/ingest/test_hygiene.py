@@ -39,6 +39,10 @@ def test_a_references_section_is_references():
 
 def test_repair_restores_what_extraction_broke():
     assert repair("the de\u00adnition of e\ufb03cient &#8212; ﬁne  tuning") == "the denition of efficient — fine tuning"
+    # A function word glued to a capitalised word; identifiers and calls stay as written.
+    assert repair("92.15% accuracy on theL1 data, translated toEnglish (shown inFigure 2)") == \
+        "92.15% accuracy on the L1 data, translated to English (shown in Figure 2)"
+    assert repair("isEmpty and toString() in OntoNotes, http://x.org/theA") == "isEmpty and toString() in OntoNotes, http://x.org/theA"
 
 
 def test_only_prose_becomes_facts():

@@ -161,3 +161,46 @@ def test_a_reporting_frame_is_left_out_of_the_statement_but_a_hedge_is_kept():
     assert by_sid["P:2"].statement.startswith("Our results suggest that") and by_sid["P:2"].type == FactType.hypothesis
     assert by_sid["P:3"].statement.startswith("iPSCs differentiate")  # the name keeps its case
     assert by_sid["P:4"].statement == "The response saturates with dose and infected mice recover."
+
+
+def test_a_footnote_mark_a_running_head_or_a_numbered_heading_the_pdf_reader_ran_in_is_left_out():
+    sm = SourceMap(paper_key="P", title="A Tagger", sentences=[
+        Sentence(sid=0, text="A Tagger", section="title"),
+        Sentence(sid=1, text="5 Note that even with approximation techniques, this algorithm is relatively efficient.", section="3 Model"),
+        Sentence(sid=2, text="2 Corpus and features In our work we use the Penn Discourse Treebank, which contains many connectives.",
+                 section="3 Model"),
+        Sentence(sid=3, text="265 Computational Linguistics Volume 34, Number 2 The softmax function is used to convert activations.",
+                 section="3 Model"),
+        Sentence(sid=4, text="3.2 Secondary Predications There are two other functional tags that can be associated with a node.",
+                 section="3 Model"),
+        Sentence(sid=5, text="50 English sentences were annotated by two judges, who agreed on most of them.", section="3 Model"),
+        Sentence(sid=6, text="2In a theory of discourse structure, we propose that centers are found in the attentional structure.",
+                 section="3 Model")])
+    by_sid = {f.evidence[0]: f for f in extract_facts(sm)}
+    assert by_sid["P:1"].statement.startswith("Note that even with approximation techniques")
+    assert by_sid["P:2"].statement.startswith("In our work we use the Penn Discourse Treebank")
+    assert by_sid["P:3"].statement.startswith("The softmax function is used")
+    assert by_sid["P:4"].statement.startswith("There are two other functional tags")
+    assert by_sid["P:5"].statement.startswith("50 English sentences")  # a count that opens a sentence stays
+    assert by_sid["P:6"].statement.startswith("In a theory of discourse structure")  # a footnote mark glued on
+    assert not any(f.subject[:1].isdigit() for f in by_sid.values() if f.evidence[0] != "P:5")
+    assert by_sid["P:1"].verification == by_sid["P:3"].verification == Verification.passed  # still what its sentence says
+
+
+def test_a_subject_is_the_main_clauses_not_a_lead_phrase_a_subordinate_or_a_relative_clause():
+    system = "TnT"
+    cases = {
+        "If we find the correct translation among the top 100 candidates, we obtain a precision of around 58%.": system,
+        "While there is a small effect when one uses an unlexicalized model, the lexicalized parser is slower.": "lexicalized parser",
+        # The main clause's subject is a pronoun: the subordinate clause's own.
+        "While several parsers described in the literature have used such techniques, there is little published work.":
+            "several parsers described in the literature",
+        "If the event description is found not to have the required aspectual type, it can be changed by inference.": "event description",
+        "Instances which were not correctly recognized by the parser are discarded.": "Instances",
+        "In this section we give results for a system that labels roles.": system,
+        "In order to reduce the time required to carry out training evaluation experiments, we have chosen two corpora.": system,
+        "In such situations any selection between the alternatives will be appropriate.": "selection between the alternatives",
+        "Zhao and Vogel (2002) go one step further and show that the extracted sentences improve alignments.": "Zhao and Vogel",
+        "Recall that the claim implicit in Figure 1 was that the relative contribution matters.": "claim implicit in Figure 1",
+    }
+    assert {text: find_subject(text, system) for text in cases} == cases
