@@ -79,7 +79,8 @@ CONDITION_RE = re.compile(
     re.I)
 ASSUMPTION_RE = re.compile(r"\b(assuming|if|provided that|under the assumption that|given that|whenever)\s+([^,;.]{3,100})", re.I)
 DATASETISH = re.compile(r"\b([A-Z][\w\-]*(?:\s+[A-Z0-9][\w\-]*){0,3}\s+(?:Treebank|Corpus|corpus|dataset|data|task|test set|collection))\b|\b(WSJ|Penn Treebank|Brown|Switchboard|Europarl|Hansards?|MUC-?\d+|CoNLL[\w\-]*|TREC[\w\-]*|SemEval[\w\-]*|Senseval[\w\-]*|ACE|GENIA|Verbmobil)\b")
-DETERMINERS = re.compile(r"^(the|a|an|any|every|this|these|that|those|such|our|their|its|both|each|all|in addition,?|however,?|moreover,?|furthermore,?|finally,?|thus,?|therefore,?|also|first,?|second,?|then,?)\s+", re.I)
+DETERMINERS = re.compile(r"^((?:each|all|some|most|many|one|none|both|either|neither) of(?: the| these| those| our| its| their)?|"
+                         r"the|a|an|any|every|this|these|that|those|such|our|their|its|both|each|all|in addition,?|however,?|moreover,?|furthermore,?|finally,?|thus,?|therefore,?|also|first,?|second,?|then,?)\s+", re.I)
 
 
 # "Here, we show that X", "Our results demonstrate that X": the authors' frame around a finding they
@@ -159,7 +160,8 @@ def classify(text: str, in_abstract: bool = False, any_verb: bool = False) -> Fa
 
 DISCOURSE = re.compile(r"^(?:(?:in addition|additionally|furthermore|moreover|however|nevertheless|finally|thus|therefore|"
                        r"also|first|second|third|then|overall|in summary|in particular|in contrast|as a result|"
-                       r"consequently|similarly|indeed|to this end|for example|for instance|note that|recall that),?\s+)+", re.I)
+                       r"consequently|similarly|indeed|to this end|for example|for instance|note that|recall that|but|"
+                       r"in general|in fact|in practice|in short|of course|in turn),?\s+)+", re.I)
 NAME_RE = re.compile(r"\b([A-Z][a-z]*[A-Z][A-Za-z0-9\-']*|[A-Z]{2,}[a-z]?s?)\b")
 NOUNLESS = re.compile(r"^(?:\w+ly|it|they|this|we|there|which|that|these|those|such|both|one|some|all|not|only|also)$", re.I)
 
@@ -173,7 +175,8 @@ LEAD_PHRASE = re.compile(r"^[(\[]?(?:(?:as|in|for|on|at|with|by|from|after|befor
                          r"(?=(?:any|the|a|an|all|each|every|no|our|this|these|such|most|many|some)\s))", re.I)
 # A subordinate clause before the main one ("If the algorithm misses a boundary, it receives k penalties").
 SUBORDINATE = re.compile(r"^(?:if|when|whenever|while|whereas|although|though|because|since|unless|once|after|before)\s+", re.I)
-RELATIVE_END = re.compile(r"\s+(?:that|which|who|whose|whom)\s*$", re.I)  # "Instances which were …": the verb is the clause's
+# "Instances which were …", "The procedure (that) we use is …": the verb is the relative clause's.
+RELATIVE_END = re.compile(r"\s+(?:(?:that|which|who|whose|whom)|(?:that\s+|which\s+)?(?:we|they))\s*$", re.I)
 
 
 def _strip_lead(text: str) -> str:
@@ -225,6 +228,8 @@ def find_subject(text: str, system: str) -> str:
     # Without its asides ("(x, y)", "(Brill, 1994, Magerman, 1995)"), whose commas would cut it up.
     chunks = [c.strip() for c in PARENTHETICAL.sub(" ", head).split(",") if c.strip()]
     for chunk in reversed(chunks):
+        if AUTHOR_START.match(chunk):
+            return system  # "Beginning with a large stable of clues, we identify ...": the authors'
         words = DETERMINERS.sub("", DETERMINERS.sub("", chunk)).split()
         if words and not all(NOUNLESS.match(w) for w in words) and len(words) <= 10 and not re.search(r"[()]", chunk):
             # "the expected count of (x, y)"; with no verb found, the head ran to the sentence's end: not its full stop
