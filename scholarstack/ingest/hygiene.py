@@ -12,6 +12,7 @@ from __future__ import annotations
 import html
 import re
 import unicodedata
+from collections.abc import Iterable
 
 PROSE, HEADING, CAPTION, TABLE_ROW, EQUATION, REFERENCE, GARBLED, INSTRUCTION = (
     "prose", "heading", "caption", "table_row", "equation", "reference", "garbled", "instruction")
@@ -58,6 +59,32 @@ def repair(text: str) -> str:
     text = text.replace("\u00ad", "").replace("\u200b", "").replace("\ufeff", "")
     text = GLUED_WORD.sub(r"\1 ", text)
     return " ".join(unicodedata.normalize("NFKC", text).split())
+
+
+# A word the PDF reader left hyphenated across a line break ("num- ber", "non- projective"); not a
+# suspended hyphen ("first- and second-order").
+BROKEN_WORD = re.compile(r"\b([A-Za-z]+)- ([a-z]+)\b")
+SUSPENDED = frozenset("and or to as vs nor but than".split())
+
+
+def paper_words(texts: Iterable[str]) -> frozenset[str]:
+    """The words a paper writes whole (lower case, the halves of broken words aside), which tell a
+    broken word from a hyphenated compound."""
+    return frozenset(w.lower() for text in texts for w in re.findall(r"[A-Za-z]+", BROKEN_WORD.sub(" ", text)))
+
+
+def join_hyphenated(text: str, words: frozenset[str]) -> str:
+    """Words broken across lines joined: as one word where the paper writes it so ("number") or where a
+    half is no word of its own ("seg- mentation", "decid- ing"); with the hyphen where both halves are
+    words the paper writes ("tree-based", "two-level")."""
+    def join(m: re.Match) -> str:
+        head, tail = m.group(1), m.group(2)
+        if tail in SUSPENDED:
+            return m.group(0)
+        if (head + tail).lower() not in words and head.lower() in words and tail in words and len(tail) >= 4:
+            return f"{head}-{tail}"
+        return head + tail
+    return BROKEN_WORD.sub(join, text) if "- " in text else text
 
 
 def sentence_kind(text: str, section: str = "") -> str:

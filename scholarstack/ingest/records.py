@@ -71,7 +71,7 @@ def to_source_map(record: PaperRecord, previous: list[Sentence] | None = None, n
     (`previous`, its current sentences), segmented sentences keep the ids of the sentences they
     continue (see `carry_sids`), so an edit elsewhere in the paper never moves a locator.
     """
-    from .hygiene import repair, sentence_kind
+    from .hygiene import join_hyphenated, paper_words, repair, sentence_kind
     from .segment import split_sentences
 
     sentences: list[Sentence] = []
@@ -83,11 +83,13 @@ def to_source_map(record: PaperRecord, previous: list[Sentence] | None = None, n
         used.add(0)
         offset = len(record.title) + 1
     parts = ([record.abstract] if record.abstract else []) + list(record.sections)
-    for sec in parts:
+    repaired = [[(sid, repair(text)) for sid, text in (list(sec.sentences) or [(None, s) for s in split_sentences(sec.text)])]
+                for sec in parts]
+    words = paper_words(text for items in repaired for _, text in items)
+    for sec, items in zip(parts, repaired):
         name = sec.title or ("abstract" if sec is record.abstract else "")
-        items = list(sec.sentences) or [(None, s) for s in split_sentences(sec.text)]
         for sid, text in items:
-            text = repair(text)
+            text = join_hyphenated(text, words)
             if not text:
                 continue
             if sid is None or sid in used:

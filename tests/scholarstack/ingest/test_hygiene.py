@@ -54,3 +54,15 @@ def test_only_prose_becomes_facts():
     sm = to_source_map(rec)
     assert [s.kind for s in sm.sentences[1:]] == ["prose", "caption", "table_row"]
     assert [f.evidence for f in extract_facts(sm)] == [["P:1"]]  # the caption and the table stay sentences, for evidence
+
+
+def test_a_word_broken_across_lines_is_joined_by_what_the_paper_writes():
+    rec = PaperRecord(paper_id="P", title="T", source_format="text", source="t", sections=[Section(title="Results", sentences=[
+        (1, "A finite num- ber of tree- based rules covers first- and second-order seg- mentation errors."),
+        (2, "The number of rules grows with the tree depth, and each rule is based on one word."),
+    ])])
+    sm = to_source_map(rec)
+    # "number" is written whole elsewhere; "tree" and "based" are words of their own; "and" makes a
+    # suspended hyphen; "mentation" is no word the paper writes.
+    assert sm.sentences[1].text == "A finite number of tree-based rules covers first- and second-order segmentation errors."
+    assert sm.sentences[2].text == rec.sections[0].sentences[1][1]
