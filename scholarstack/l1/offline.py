@@ -226,7 +226,7 @@ def find_subject(text: str, system: str) -> str:
     if cited := CITED_HEAD.match(head) or CITED_AUTHORS.match(head):
         return cited.group(1)  # "(Pasca, 2007a) reports ...", "Zhao and Vogel (2002) go ...": the cited authors
     # Without its asides ("(x, y)", "(Brill, 1994, Magerman, 1995)"), whose commas would cut it up.
-    chunks = [c.strip() for c in PARENTHETICAL.sub(" ", head).split(",") if c.strip()]
+    chunks = [c.strip() for c in re.split(r",(?!\d{3})", PARENTHETICAL.sub(" ", head)) if c.strip()]  # not "60,000"
     for chunk in reversed(chunks):
         if AUTHOR_START.match(chunk):
             return system  # "Beginning with a large stable of clues, we identify ...": the authors'
