@@ -1,7 +1,6 @@
 """Helpers shared by the thin asset functions: run id, progress over partitions, metadata."""
 
 
-import sys
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -10,9 +9,9 @@ from typing import Any
 
 from dagster import AssetExecutionContext, AssetObservation, AutomationCondition, Failure, MetadataValue
 
-from scholarstack.compile import AHEAD, countable
+from scholarstack.compile import countable, each_paper
 from scholarstack.llm.usage import Usage
-from scholarstack.store import Store, StoreError
+from scholarstack.store import Store
 
 # L2 and L3 follow their inputs at once, except onto an input whose blocking check failed.
 EAGER_UNLESS_BLOCKED = AutomationCondition.eager() & AutomationCondition.all_deps_blocking_checks_passed()
@@ -39,8 +38,6 @@ def over_partitions(context: AssetExecutionContext, step: Callable[[str], dict[s
     HOLD_SECONDS, since opening and checkpointing DuckDB costs ~50 ms a time; steps that wait on
     a model must not keep the store locked meanwhile, so they pass None. After a failure the
     connection is reopened, so a fault cannot leave the next paper a broken connection."""
-    from tqdm import tqdm
-
     keys = partition_keys(context)
     totals: Counter = Counter()
     statuses: Counter = Counter()
@@ -48,19 +45,18 @@ def over_partitions(context: AssetExecutionContext, step: Callable[[str], dict[s
     usage = Usage()
     failed: list[str] = []
     held, since = ExitStack(), 0.0
+
+    def held_step(key: str) -> dict[str, Any]:
+        nonlocal since
+        if hold is not None and not since:
+            held.enter_context(hold.connect())
+            since = time.monotonic()
+        return step(key)
+
     with held:
-        for n, key in enumerate(tqdm(keys, desc=label, unit="paper", disable=not progress, file=sys.stderr, leave=False)):
-            if ahead is not None and n % AHEAD == 0 and (fault := ahead(keys[n:n + AHEAD])):
+        for key, out, fault in each_paper(keys, held_step, ahead, label, progress):
+            if fault:
                 context.log.warning(f"{label}: {fault}")
-            if hold is not None and not since:
-                held.enter_context(hold.connect())
-                since = time.monotonic()
-            try:
-                out = step(key)
-            except StoreError:  # the store itself is unusable (busy, disk full): stop, nothing half-written
-                raise
-            except Exception as exc:  # one paper's fault must not stop the others; it is reported below
-                out = {"status": "failed", "reason": f"{type(exc).__name__}: {' '.join(str(exc).split())[:300]}"}
             if since and (out.get("status") == "failed" or time.monotonic() - since > HOLD_SECONDS):
                 held.close()
                 since = 0.0

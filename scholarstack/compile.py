@@ -4,8 +4,10 @@ gate and returns metadata. One paper at a time for source maps and L1; the corpu
 from __future__ import annotations
 
 import json
+import sys
 import time
 from collections import Counter
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -73,6 +75,28 @@ def prepare_source_maps(store: Store, paper_ids: list[str]) -> str | None:
     except Exception as exc:  # noqa: BLE001
         return f"reading {', '.join(paper_ids[:2])}… ahead failed ({type(exc).__name__}: {exc}); each is read on its own"
     return None
+
+
+def each_paper(paper_ids: list[str], step: Callable[[str], dict[str, Any]], ahead: Callable[[list[str]], str | None] | None = None,
+               desc: str = "", progress: bool = False) -> Iterator[tuple[str, dict[str, Any], str | None]]:
+    """(paper id, its step's metadata, a read-ahead fault or None) for each paper, in order: the one
+    per-paper loop of the assets and of `compile_papers`. Before every AHEAD papers, `ahead` is given
+    them to read together (only a speed-up: each paper's step meets its fault again). A paper whose step
+    raises is "failed" with the reason and the others go on; a StoreError (the store itself unusable:
+    busy, disk full) stops the loop, nothing half-written."""
+    from tqdm import tqdm
+
+    from .store import StoreError
+
+    for n, paper_id in enumerate(tqdm(paper_ids, desc=desc, unit="paper", disable=not progress, file=sys.stderr, leave=False)):
+        fault = ahead(paper_ids[n:n + AHEAD]) if ahead is not None and n % AHEAD == 0 else None
+        try:
+            meta = step(paper_id)
+        except StoreError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - one paper's fault must not stop the others; it is reported
+            meta = {"status": "failed", "reason": f"{type(exc).__name__}: {' '.join(str(exc).split())[:300]}"}
+        yield paper_id, meta, fault
 
 
 def compile_source_map(store: Store, paper_id: str, run_id: str, validator: BatchValidator | None = None) -> dict[str, Any]:
@@ -207,11 +231,9 @@ def compile_papers(store: Store, paper_ids: list[str], run_id: str, extractor: E
     their papers from inside a Dagster run and must not start Dagster runs there. A paper that
     fails is recorded and the others go on, as in the assets; what the assets log as a warning (a
     failed read-ahead) is listed under "warnings"."""
-    from tqdm import tqdm
-
     from .l1.backends import OfflineExtractor
     from .settings import REPO_ROOT
-    from .store import StoreError, recheck
+    from .store import recheck
 
     extractor = extractor or OfflineExtractor()
     if taxonomy_path is not None and not Path(taxonomy_path).is_absolute():
@@ -222,15 +244,9 @@ def compile_papers(store: Store, paper_ids: list[str], run_id: str, extractor: E
                                      "source_maps"),
                                     (lambda p: compile_facts(store, p, extractor, run_id, validator), None, "l1_facts")):
             totals: Counter = Counter()
-            for n, paper_id in enumerate(tqdm(paper_ids, desc=name, unit="paper", disable=not progress, leave=False)):
-                if prepare is not None and n % AHEAD == 0 and (fault := prepare(paper_ids[n:n + AHEAD])):
-                    out["warnings"].append(f"{name}: {fault}")  # the papers are read again one by one, below
-                try:
-                    meta = step(paper_id)
-                except StoreError:  # the store itself is unusable (busy, disk full): stop, nothing half-written
-                    raise
-                except Exception as exc:  # one paper's fault must not stop the others
-                    meta = {"status": "failed", "reason": f"{type(exc).__name__}: {exc}"[:300]}
+            for paper_id, meta, fault in each_paper(paper_ids, step, prepare, name, progress):
+                if fault:
+                    out["warnings"].append(f"{name}: {fault}")  # the papers are read again one by one
                 if meta.get("status") == "failed":
                     out["failed"].append(f"{name} {paper_id}: {meta.get('reason', '')}")
                 totals.update(countable(meta))

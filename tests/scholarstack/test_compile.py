@@ -4,10 +4,12 @@ stopping the others."""
 
 from __future__ import annotations
 
+import pytest
+
 from orchestration.run import compile_store
-from scholarstack.compile import compile_papers
+from scholarstack.compile import AHEAD, compile_papers, each_paper
 from scholarstack.ingest.catalog import ingest_paths
-from scholarstack.store import Store, new_run_id
+from scholarstack.store import Store, StoreError, new_run_id
 from tests.assets.test_compile_assets import part_of_sample
 
 OBJECTS = "SELECT kind, id, version, lifecycle FROM objects WHERE kind <> 'paper' ORDER BY 1, 2"
@@ -69,3 +71,28 @@ def test_reading_papers_ahead_only_saves_time(store, monkeypatch):
     monkeypatch.setattr(store, "read_ahead", broken)
     fault = prepare_source_maps(store, ["P1", "P2"])
     assert "P1" in fault and "out of memory" in fault
+
+
+def test_each_paper_reads_ahead_reports_a_failed_paper_and_stops_only_for_the_store():
+    ids = [f"p{i}" for i in range(AHEAD + 2)]
+    batches: list[list[str]] = []
+
+    def ahead(batch):
+        batches.append(batch)
+        return "slow disk" if len(batches) == 2 else None
+
+    def step(pid):
+        if pid == "p1":
+            raise ValueError("broken\nrecord")
+        return {"status": "ok", "facts": 1}
+
+    out = list(each_paper(ids, step, ahead))
+    assert [p for p, _, _ in out] == ids and batches == [ids[:AHEAD], ids[AHEAD:]]
+    assert out[1][1] == {"status": "failed", "reason": "ValueError: broken record"}  # the others went on
+    assert [f for _, _, f in out if f] == ["slow disk"] and out[AHEAD][2] == "slow disk"
+
+    def unusable(pid):
+        raise StoreError("database is locked")
+
+    with pytest.raises(StoreError):
+        list(each_paper(ids, unusable))
