@@ -13,6 +13,7 @@ import html
 import re
 import unicodedata
 from collections.abc import Iterable
+from functools import lru_cache
 
 PROSE, HEADING, CAPTION, TABLE_ROW, EQUATION, REFERENCE, GARBLED, INSTRUCTION = (
     "prose", "heading", "caption", "table_row", "equation", "reference", "garbled", "instruction")
@@ -67,21 +68,30 @@ BROKEN_WORD = re.compile(r"\b([A-Za-z]+)- ([a-z]+)\b")
 SUSPENDED = frozenset("and or to as vs nor but than".split())
 
 
+@lru_cache(maxsize=1)
+def english_words() -> frozenset[str]:
+    """The whole words of the packaged MiniLM's word-piece vocabulary (~22k, lower case)."""
+    from ..learned.minilm_files import tokenizer
+
+    return frozenset(w for w in tokenizer().get_vocab() if w.isalpha() and w.isascii())
+
+
 def paper_words(texts: Iterable[str]) -> frozenset[str]:
-    """The words a paper writes whole (lower case, the halves of broken words aside), which tell a
-    broken word from a hyphenated compound."""
-    return frozenset(w.lower() for text in texts for w in re.findall(r"[A-Za-z]+", BROKEN_WORD.sub(" ", text)))
+    """The words a paper writes whole (lower case, the halves of broken words aside), with
+    english_words: what tells a broken word from a hyphenated compound."""
+    own = frozenset(w.lower() for text in texts for w in re.findall(r"[A-Za-z]+", BROKEN_WORD.sub(" ", text)))
+    return own | english_words()
 
 
 def join_hyphenated(text: str, words: frozenset[str]) -> str:
-    """Words broken across lines joined: as one word where the paper writes it so ("number") or where a
-    half is no word of its own ("seg- mentation", "decid- ing"); with the hyphen where both halves are
-    words the paper writes ("tree-based", "two-level")."""
+    """Words broken across lines joined: as one word where that is a word ("number", "treebanks"), or
+    where a half is none ("seg- mentation", "decid- ing"); with the hyphen where both halves are words
+    and the whole is not ("tree-based", "cross-validation", "bag-of")."""
     def join(m: re.Match) -> str:
         head, tail = m.group(1), m.group(2)
         if tail in SUSPENDED:
             return m.group(0)
-        if (head + tail).lower() not in words and head.lower() in words and tail in words and len(tail) >= 4:
+        if (head + tail).lower() not in words and head.lower() in words and tail in words:
             return f"{head}-{tail}"
         return head + tail
     return BROKEN_WORD.sub(join, text) if "- " in text else text
