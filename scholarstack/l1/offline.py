@@ -64,7 +64,8 @@ VERB_RE = re.compile(  # not after a determiner: "the claim", "our results", "it
     r"outperformed|yields?|yielded|shows?|showed|uses?|used|improves?|improved|performs?|performed|reduces?|"
     r"reduced|increases?|increased|leads?|led|gives?|gave|obtains?|obtained|reaches|reached|requires?|"
     r"provides?|produces?|consists?|contains?|depends?|allows?|makes?|results?(?=\s+(?:in|from)\b)|relies|converges?|fails?|"
-    r"suffers?|remains?|seems?|appears?|tends?|does|do|did|reports?|reported|finds?|found|argues?|claims?)\b", re.I)
+    r"suffers?|remains?|seems?|appears?|tends?|does|do|did|reports?|reported|finds?|found|argues?|claims?|"
+    r"returns|computes|assigns|generates|selects|learns|predicts|combines|takes)\b", re.I)
 ABSTRACT_MAX = 30  # sentences; a longer "abstract" is a body the PDF reader did not split
 S_VERB = re.compile(r"\b[a-z][a-z\-]{2,}(?<!ss)(?<!us)(?<!is)s\b")  # plural nouns match too: hence ABSTRACT_LABEL
 # Structured abstracts' labels that open a description, not a finding ("SETTING Seven outpatient clinics").
@@ -168,8 +169,9 @@ NOUNLESS = re.compile(r"^(?:\w+ly|it|they|this|we|there|which|that|these|those|s
 
 # A leading adverbial: up to its comma ("As expected, we find …"), or, unpunctuated, up to "we" ("In this
 # section we give …"); a purpose clause may run longer ("In order to reduce the time …, we have chosen …").
-LEAD_PHRASE = re.compile(r"^[(\[]?(?:(?:as|in|for|on|at|with|by|from|after|before|unlike|like|compared to|according to|"
-                         r"to|when|while|since|because|although|if)\b(?:[^,;]{0,60},\s+|[^,;]{0,60}?\s+(?=we\s))|"
+# A subordinate clause ("When the tagger …, it …") is find_subject's: its subject may be the one.
+LEAD_PHRASE = re.compile(r"^[(\[]?(?:(?:as|in|for|on|at|with|by|from|unlike|like|compared to|according to|"
+                         r"to)\b(?:[^,;]{0,60},\s+|[^,;]{0,60}?\s+(?=we\s))|"
                          r"in order to\b[^;]{0,150}?,\s+|"
                          r"(?:in|under|for)\s+(?:such|these|those|this|that|all|both|many|most|some)\s+\w+(?:\s+\w+)?\s+"
                          r"(?=(?:any|the|a|an|all|each|every|no|our|this|these|such|most|many|some)\s))", re.I)
@@ -211,8 +213,9 @@ def find_subject(text: str, system: str) -> str:
     text = _strip_lead(text)
     if parts := _main_clause(text):
         clause, main = parts
-        # The main clause's, unless it opens with a pronoun or has no verb this knows ("… emerges").
-        if AUTHOR_START.match(main) or (VERB_RE.search(main) and not NOUNLESS.match((main.split() or ["it"])[0])):
+        # The main clause's, unless it opens with a pronoun, or has no verb this knows ("… emerges") where the clause has one.
+        pronoun = NOUNLESS.match((main.split() or ["it"])[0])
+        if AUTHOR_START.match(main) or not (pronoun or not VERB_RE.search(main) and VERB_RE.search(clause)):
             return find_subject(main, system)
         return find_subject(clause, system)
     text = SUBORDINATE.sub("", text)
