@@ -209,15 +209,14 @@ CITED_HEAD = re.compile(r"^\s*\(([A-Z][^()\d]{1,60}?),?\s*" + YEAR + r"\)\s*$")
 
 def find_subject(text: str, system: str) -> str:
     """The phrase before the main verb; a named system inside it wins; authors' voice → their system. After
-    a subordinate clause, the main clause's subject, or the clause's own where that is a pronoun."""
+    a subordinate clause, the main clause's subject, or the clause's own where the main one's is a pronoun."""
     text = _strip_lead(text)
     if parts := _main_clause(text):
         clause, main = parts
         # The main clause's, unless it opens with a pronoun, or has no verb this knows ("… emerges") where the clause has one.
         pronoun = NOUNLESS.match((main.split() or ["it"])[0])
-        if AUTHOR_START.match(main) or not (pronoun or not VERB_RE.search(main) and VERB_RE.search(clause)):
-            return find_subject(main, system)
-        return find_subject(clause, system)
+        use_clause = pronoun or (not VERB_RE.search(main) and VERB_RE.search(clause))
+        return find_subject(main if AUTHOR_START.match(main) or not use_clause else clause, system)
     text = SUBORDINATE.sub("", text)
     if AUTHOR_START.match(text):
         return system
