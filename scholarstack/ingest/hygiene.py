@@ -12,7 +12,6 @@ from __future__ import annotations
 import html
 import re
 import unicodedata
-from collections.abc import Iterable
 from functools import lru_cache
 
 PROSE, HEADING, CAPTION, TABLE_ROW, EQUATION, REFERENCE, GARBLED, INSTRUCTION = (
@@ -76,25 +75,28 @@ def english_words() -> frozenset[str]:
     return frozenset(w for w in tokenizer().get_vocab() if w.isalpha() and w.isascii())
 
 
-def paper_words(texts: Iterable[str]) -> frozenset[str]:
-    """The words a paper writes whole (lower case, the halves of broken words aside), with
-    english_words: what tells a broken word from a hyphenated compound."""
-    own = frozenset(w.lower() for text in texts for w in re.findall(r"[A-Za-z]+", BROKEN_WORD.sub(" ", text)))
-    return own | english_words()
+def join_broken_words(texts: list[str]) -> list[str]:
+    """A paper's sentences with the words broken across lines joined: as one word where that is a word
+    ("number", "treebanks"), or where a half is none ("seg- mentation", "decid- ing"); with the hyphen
+    where both halves are words and the whole is not ("tree-based", "cross-validation", "bag-of"). A
+    word is one the paper writes whole (the halves of broken words aside) or one of english_words.
+    A paper with no broken word is returned as it is, without reading either vocabulary."""
+    if not any("- " in text for text in texts):
+        return texts
+    own = {w.lower() for text in texts for w in re.findall(r"[A-Za-z]+", BROKEN_WORD.sub(" ", text))}
+    english = english_words()
 
+    def known(word: str) -> bool:
+        return word in own or word in english
 
-def join_hyphenated(text: str, words: frozenset[str]) -> str:
-    """Words broken across lines joined: as one word where that is a word ("number", "treebanks"), or
-    where a half is none ("seg- mentation", "decid- ing"); with the hyphen where both halves are words
-    and the whole is not ("tree-based", "cross-validation", "bag-of")."""
     def join(m: re.Match) -> str:
         head, tail = m.group(1), m.group(2)
         if tail in SUSPENDED:
             return m.group(0)
-        if (head + tail).lower() not in words and head.lower() in words and tail in words:
+        if not known((head + tail).lower()) and known(head.lower()) and known(tail):
             return f"{head}-{tail}"
         return head + tail
-    return BROKEN_WORD.sub(join, text) if "- " in text else text
+    return [BROKEN_WORD.sub(join, text) if "- " in text else text for text in texts]
 
 
 def sentence_kind(text: str, section: str = "") -> str:
