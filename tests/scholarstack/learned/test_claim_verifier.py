@@ -49,3 +49,36 @@ def test_number_and_comparative_cues_flag_what_vectors_miss():
     assert same[9:12] == [1.0, 0.0, 0.0] and other[9:12] == [0.0, 1.0, 0.0]  # numbers: match, mismatch, missing
     assert cues("The parser is faster than CKY.", "The parser is slower than CKY.", 0.9)[12] == 1.0
     assert cues("The parser is faster than CKY.", "The parser is faster than CKY.", 0.9)[12] == 0.0
+
+
+def test_stance_cues_read_reversed_directions_swapped_words_and_ratios():
+    from scholarstack.learned.claim_verifier import N_STANCE, stance_cues
+
+    claim = "Antiretroviral therapy increases rates of tuberculosis."
+    agree = stance_cues(claim, "Antiretroviral therapy increased the incidence of tuberculosis.")
+    against = stance_cues(claim, "Therapy is associated with a reduction in the incidence of tuberculosis.")
+    assert len(agree) == N_STANCE and agree[0] == 1.0 and against[0] == -1.0
+    # a negation flips a direction: "did not reduce" reads as up, against the claim's "reduces"
+    assert stance_cues("Drug X reduces mortality.", "Drug X did not reduce mortality.")[0] == -1.0
+    # a claim word whose opposite the sentence writes instead
+    assert stance_cues("TG2-specific plasma cells are scarce in active disease.",
+                       "TG2-specific plasma cells are markedly expanded in active disease.")[1] == 1.0
+    assert stance_cues("Plasma cells are scarce.", "Plasma cells are scarce, not expanded.")[1] == 0.0
+    assert stance_cues("Side effects do not raise mortality.", "Mortality rose.")[2] == 1.0
+    # "increases the risk" against a hazard ratio below 1; "risk" alone gives no direction
+    assert stance_cues("Statins increase the risk of stroke.", "Statin use: hazard ratio 0.75 (0.69 to 0.81).")[3] == -1.0
+    assert stance_cues("Statins increase the risk of stroke.", "Statin use: HR 1.62 (1.53 to 1.71).")[3] == 1.0
+    assert stance_cues("The risk of stroke was studied.", "HR 0.75.")[3] == 0.0
+
+
+def test_rationale_and_contradiction_models_read_their_own_columns():
+    import numpy as np
+
+    from scholarstack.learned.claim_verifier import N_CUES, N_STANCE, contradiction_columns, pair_features, rationale_columns
+
+    u = np.ones(4, dtype=np.float32) / 2
+    feats = pair_features(u, u, "X increases Y.", "X reduces Y.")[None, :]
+    assert feats.shape[1] == 2 * 4 + N_CUES + N_STANCE
+    assert rationale_columns(feats).shape[1] == 2 * 4 + N_CUES  # the stance cues do not move relevance
+    assert contradiction_columns(feats).shape[1] == N_CUES + N_STANCE  # stance from cues, not vectors
+    assert contradiction_columns(feats)[0, N_CUES] == -1.0
