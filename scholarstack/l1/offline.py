@@ -60,7 +60,7 @@ METRIC_RE = re.compile(r"\b(" + "|".join(re.escape(m) for m in sorted(METRICS, k
 # The main verb a subject stands before; "results" only as one ("results in"): "The results are …" is the noun.
 VERB_RE = re.compile(  # not after a determiner: "the claim", "our results", "its uses" are nouns
     r"(?<!\bthe )(?<!\ba )(?<!\ban )(?<!\bour )(?<!\bits )(?<!\btheir )"
-    r"\b(is|are|was|were|has|have|had|can|could|may|might|will|would|should|achieves?|achieved|outperforms?|"
+    r"\b(is|are|was|were|has|have|had|can|cannot|could|may|might|must|will|would|should|achieves?|achieved|outperforms?|"
     r"outperformed|yields?|yielded|shows?|showed|uses?|used|improves?|improved|performs?|performed|reduces?|"
     r"reduced|increases?|increased|leads?|led|gives?|gave|obtains?|obtained|reaches|reached|requires?|"
     r"provides?|produces?|consists?|contains?|depends?|allows?|makes?|results?(?=\s+(?:in|from)\b)|relies|converges?|fails?|"
@@ -74,7 +74,7 @@ ABSTRACT_LABEL = re.compile(
     r"EXPOSURES?|INTERVENTIONS?|FUNDING|DATA SOURCES|STUDY SELECTION|(?:SYSTEMATIC REVIEW |TRIAL )?REGISTRATION)\b|"
     r"(?:Objectives?|Aims?|Purpose|Design|Settings?|Participants|Exposures?|Interventions?|Funding|Main [Oo]utcome [Mm]easures?)"
     r"\s+(?:[A-Z(]|To\b))")
-AUTHOR_START = re.compile(r"^(we|our|in this (?:paper|work|article|study)|this (?:paper|work|article|study)|here,? we)\b", re.I)
+AUTHOR_START = re.compile(r"^(we|our|in this (?:paper|work|article|study)|this (?:paper|work|article|study|section|chapter)|here,? we)\b", re.I)
 CONDITION_RE = re.compile(
     r"\b(on|for|under|when|using|with|in|across|over|without|given|at)\s+((?:the\s+)?[^,;.()]{3,80}?)(?=[,;.()]|\s+(?:and|but|which|while|whereas|than)\b|$)",
     re.I)
@@ -130,6 +130,12 @@ SAYS_MORE = re.compile(r"\d(?:\.\d+)?\s*%|\b\d+\.\d+\b|\b(?:that|how|why|whether
                        r"better|best|worse|worst|significant(?:ly)?|substantial(?:ly)?|large|small|strong|consistent(?:ly)?|"
                        r"improve\w*|outperform\w*|superior|inferior)\b", re.I)
 
+# The same in the passive, the whole sentence one clause: "The results are summarised in Table 1."
+# (not "…, and the performance is reported in Table 4", nor a value: "96.7% accuracy is shown in …").
+POINTED_AT = re.compile(r"^[^,;:%]+?\s+(?:is|are|was|were)\s+(?:summari[sz]ed|shown|given|listed|presented|reported|displayed|"
+                        r"illustrated|detailed|described|provided|depicted|plotted|tabulated)\s+in\s+(?:the\s+)?"
+                        r"(?:sections?|sect\.|tables?|figures?|fig\.|appendix)\s*[\dA-Z](?:[\d.]*\d)?\s*(?:below|above)?\s*\.?$", re.I)
+
 
 def classify(text: str, in_abstract: bool = False, any_verb: bool = False) -> FactType | None:
     """The fact type a sentence states, by cues; None when it states nothing reusable. An abstract
@@ -143,7 +149,7 @@ def classify(text: str, in_abstract: bool = False, any_verb: bool = False) -> Fa
     numeric = sum(1 for w in words if any(ch.isdigit() for ch in w)) / len(words)
     if alpha < 0.55 or numeric > 0.35:  # formulas and flattened tables, not statements (results with statistics pass)
         return None
-    if POINTER.match(text) and not SAYS_MORE.search(text):
+    if (POINTER.match(text) and not SAYS_MORE.search(text)) or (POINTED_AT.match(text) and not re.search(r"\b\d+\.\d+\b", text)):
         return None
     for ftype, pattern in TYPE_CUES:
         if pattern.search(text):
@@ -162,7 +168,7 @@ def classify(text: str, in_abstract: bool = False, any_verb: bool = False) -> Fa
 DISCOURSE = re.compile(r"^(?:(?:in addition|additionally|furthermore|moreover|however|nevertheless|finally|thus|therefore|"
                        r"also|first|second|third|then|overall|in summary|in particular|in contrast|as a result|"
                        r"consequently|similarly|indeed|to this end|for example|for instance|note that|recall that|but|"
-                       r"in general|in fact|in practice|in short|of course|in turn),?\s+)+", re.I)
+                       r"in general|in fact|in practice|in short|of course|in turn|that is),?\s+)+", re.I)
 NAME_RE = re.compile(r"\b([A-Z][a-z]*[A-Z][A-Za-z0-9\-']*|[A-Z]{2,}[a-z]?s?)\b")
 NOUNLESS = re.compile(r"^(?:\w+ly|it|they|this|we|there|which|that|these|those|such|both|one|some|all|not|only|also)$", re.I)
 
@@ -274,8 +280,15 @@ def find_quantities(text: str, subject: str) -> list[Quantity]:
     return out[:6]
 
 
-ANAPHOR = re.compile(r"^(?:it|this|these|they|such an?)(?:\s+(?:approach|method|model|system|algorithm|technique|"
-                     r"framework|tagger|parser|classifier|network|architecture|work|paper))?\b", re.I)
+# What the previous statement was about: "It", "They", a demonstrative alone ("This means …", "This
+# is …") or before a word that names it generically ("This approach", "These results"). A
+# demonstrative before a noun of its own names its subject ("This information is not used …":
+# information), and "this paper" is the authors' (find_subject).
+ANAPHOR = re.compile(r"^(?:(?:it|they|such an?)\b|(?:this|these|that|those)(?:\s+(?:approach|method|model|system|algorithm|"
+                     r"technique|framework|tagger|parser|classifier|network|architecture|results?|findings?|numbers|"
+                     r"figures|scores|improvements?|differences?|is|are|was|were|has|have|had|can|could|may|might|will|"
+                     r"would|should|must|does|did|also|not|still|often|only|all|both|then|alone|[a-z]+ly)\b|\s*[,.;]|$)|(?:this|that)\s+[a-z]+s(?<!ss)(?<!us)(?<!is)\b)",
+                     re.I)
 
 
 def tagged_subject(text: str, spans: list[tuple[str, str]]) -> str | None:
@@ -319,9 +332,19 @@ def _fact(sm: SourceMap, s, statement: str, ftype: FactType, subject: str, syste
     return fact.model_copy(update={"verification": verification, "verification_note": note})
 
 
+DEMONSTRATIVE = re.compile(r"^(?:this|these|that|those)\s", re.I)
+# An aside between the noun and its verb: "This assignment, however, is …", "these methods, although polynomial, are …"
+ASIDE = re.compile(r",\s*(?:however|therefore|thus|though|in turn|of course|too|then|(?:although|though|while)\s[^,;]{1,60}),\s*", re.I)
+
+
 def _subject(statement: str, spans: list[tuple[str, str]], previous: str, system: str) -> str:
-    if ANAPHOR.match(DISCOURSE.sub("", statement)):
+    bare = DISCOURSE.sub("", statement)
+    if ANAPHOR.match(bare):
         return previous  # "It", "This approach": what the previous statement was about
+    if DEMONSTRATIVE.match(bare):  # "This information is …": the noun the demonstrative names, not a mention further on
+        found = find_subject(ASIDE.sub(" ", bare), system)
+        # "These strata reflect …": a verb the rules do not know lets the noun run on; the previous subject it was
+        return found if len(found.split()) <= 4 else previous
     return tagged_subject(statement, spans) or find_subject(statement, system)
 
 
