@@ -12,6 +12,7 @@ from __future__ import annotations
 import html
 import re
 import unicodedata
+from collections import Counter
 from functools import lru_cache
 
 PROSE, HEADING, CAPTION, TABLE_ROW, EQUATION, REFERENCE, GARBLED, INSTRUCTION = (
@@ -97,6 +98,39 @@ def join_broken_words(texts: list[str]) -> list[str]:
             return f"{head}-{tail}"
         return head + tail
     return [BROKEN_WORD.sub(join, text) if "- " in text else text for text in texts]
+
+
+# Function words that PDF text glues to a neighbour in lower case ("ifwe", "theforward", "setsof").
+GLUE = ("the", "of", "and", "to", "for", "with", "from", "that", "is", "are", "if", "we", "by", "our", "this", "be", "as",
+        "on", "an", "in", "at", "it", "or", "not", "can", "which", "was", "were", "has", "have", "than", "into", "all", "each")
+LOWER_WORD = re.compile(r"(?<![A-Za-z\-])[a-z]{4,}(?![A-Za-z\-])")
+
+
+def split_glued_words(texts: list[str]) -> list[str]:
+    """A paper's sentences with a function word glued to a lower-case neighbour split off ("ifwe" →
+    "if we", "setsof" → "sets of"): where the token is no word (not one of english_words, and the paper
+    writes it at most three times) and the paper itself writes the two words apart somewhere, so
+    "incoherent" stays unless the paper writes "in coherent"."""
+    words = Counter(w for text in texts for w in re.findall(r"[a-z]+", text.lower()))
+    candidates = {t for text in texts for t in LOWER_WORD.findall(text) if words[t] <= 3}
+    if not candidates:
+        return texts
+    english = english_words()
+    padded = " " + " ".join(re.findall(r"[a-z]+", " ".join(texts).lower())) + " "
+
+    def split(token: str) -> str | None:
+        for glue in GLUE:
+            for a, b in ((glue, token[len(glue):]), (token[:-len(glue)], glue)):
+                other = b if a == glue else a
+                if a + b == token and (len(other) >= 3 or other in GLUE) and other in english and f" {a} {b} " in padded:
+                    return f"{a} {b}"
+        return None
+
+    fixes = {t: f for t in candidates - english if (f := split(t))}
+    if not fixes:
+        return texts
+    glued = re.compile(r"(?<![A-Za-z\-])(" + "|".join(map(re.escape, sorted(fixes))) + r")(?![A-Za-z\-])")
+    return [glued.sub(lambda m: fixes[m.group(1)], text) for text in texts]
 
 
 def sentence_kind(text: str, section: str = "") -> str:

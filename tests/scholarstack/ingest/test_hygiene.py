@@ -66,3 +66,19 @@ def test_a_word_broken_across_lines_is_joined_by_what_the_paper_writes():
     # suspended hyphen; "mentation" is no word the paper writes.
     assert sm.sentences[1].text == "A finite number of tree-based rules covers first- and second-order segmentation errors."
     assert sm.sentences[2].text == rec.sections[0].sentences[1][1]
+
+
+def test_a_function_word_glued_to_a_lower_case_word_is_split_where_the_paper_writes_them_apart():
+    from scholarstack.ingest.hygiene import split_glued_words
+
+    texts = ["We tested ifwe could use theforward pass, as if we had the forward model.",
+             "The setsof rules are sets of items; this isan idea that is an old one.",
+             "The theory is incoherent, informal and together: bypass it.",  # words, or no pair written apart
+             "Then offour runs, each of four hours, one failed."]
+    assert split_glued_words(texts) == [
+        "We tested if we could use the forward pass, as if we had the forward model.",
+        "The sets of rules are sets of items; this is an idea that is an old one.",
+        "The theory is incoherent, informal and together: bypass it.",
+        "Then of four runs, each of four hours, one failed."]
+    plain = ["Nothing is glued in this sentence.", "Nor in this one."]
+    assert split_glued_words(plain) == plain
