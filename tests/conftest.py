@@ -4,6 +4,7 @@ local llama.cpp server per test session (per xdist worker) for the OpenAI-compat
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -18,6 +19,17 @@ if not os.environ["DAGSTER_HOME"]:
 
 if os.environ.get("PYTEST_XDIST_WORKER"):  # `make test` runs a worker per core: one math thread each
     os.environ.setdefault("OMP_NUM_THREADS", "1")
+
+try:
+    # absl (rouge_score's logging, imported when the tests are collected) binds its root handler to
+    # sys.stderr as it is then: a worker's capture file. Every Dagster run calls logging's dictConfig,
+    # which closes all handlers, and absl closes a stream that is not the current sys.stderr: in a
+    # test that swapped it (capsys), pytest's capture file, failing every later test of that worker.
+    import absl.logging
+
+    absl.logging.get_absl_handler().python_handler.stream = sys.__stderr__
+except ImportError:
+    pass
 
 SHARED = shared_data_dir()
 # For what only the embedded engine has (its file lock, its warm connection, its file on a full disk).
