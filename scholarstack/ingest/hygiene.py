@@ -111,22 +111,30 @@ def split_glued_words(texts: list[str]) -> list[str]:
     "if we", "setsof" → "sets of"): where the token is no word (not one of english_words, and the paper
     writes it at most three times) and the paper itself writes the two words apart somewhere, so
     "incoherent" stays unless the paper writes "in coherent"."""
-    words = Counter(w for text in texts for w in re.findall(r"[a-z]+", text.lower()))
-    candidates = {t for text in texts for t in LOWER_WORD.findall(text) if words[t] <= 3}
+    tokens = re.findall(r"[a-z]+", " ".join(texts).lower())
+    counts = Counter(tokens)
+    candidates = {t for text in texts for t in LOWER_WORD.findall(text) if counts[t] <= 3}
     if not candidates:
         return texts
     english = english_words()
-    padded = " " + " ".join(re.findall(r"[a-z]+", " ".join(texts).lower())) + " "
+    pairs: set[tuple[str, str]] | None = None  # the paper's word pairs, built only when a split is possible
 
-    def split(token: str) -> str | None:
+    def splits(token: str):
+        """(first, second, the half that is not the function word), in GLUE's order."""
         for glue in GLUE:
-            for a, b in ((glue, token[len(glue):]), (token[:-len(glue)], glue)):
-                other = b if a == glue else a
-                if a + b == token and (len(other) >= 3 or other in GLUE) and other in english and f" {a} {b} " in padded:
-                    return f"{a} {b}"
-        return None
+            if token.startswith(glue):
+                yield glue, token[len(glue):], token[len(glue):]
+            if token.endswith(glue):
+                yield token[:-len(glue)], glue, token[:-len(glue)]
 
-    fixes = {t: f for t in candidates - english if (f := split(t))}
+    fixes: dict[str, str] = {}
+    for token in candidates - english:
+        for a, b, other in splits(token):
+            if (len(other) >= 3 or other in GLUE) and other in english:
+                pairs = pairs if pairs is not None else set(zip(tokens, tokens[1:]))
+                if (a, b) in pairs:
+                    fixes[token] = f"{a} {b}"
+                    break
     if not fixes:
         return texts
     glued = re.compile(r"(?<![A-Za-z\-])(" + "|".join(map(re.escape, sorted(fixes))) + r")(?![A-Za-z\-])")
