@@ -345,7 +345,7 @@ def _subject(statement: str, spans: list[tuple[str, str]], previous: str, system
         found = find_subject(ASIDE.sub(" ", bare), system)
         # "These strata reflect …": a verb the rules do not know lets the noun run on; the previous subject it was
         return found if len(found.split()) <= 4 else previous
-    return tagged_subject(statement, spans) or find_subject(statement, system)
+    return tagged_subject(statement, spans) or find_subject(ASIDE.sub(", ", statement), system)
 
 
 def extract_facts(sm: SourceMap, run_id: str | None = None) -> list[Fact]:

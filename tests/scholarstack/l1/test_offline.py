@@ -228,6 +228,9 @@ def test_a_demonstrative_names_its_own_noun_or_points_back():
         "This assignment, however, is not definite.": "assignment",
         "However, these methods, although polynomial time, are substantially less efficient.": "methods",
         "Phrase pairs that cannot stand on their own are deleted.": "Phrase pairs",
+        # an aside is no subject, after a lead phrase either
+        "For longer sentences, however, the difference is a substantially larger 15.7%.": "difference",
+        "The danger of false alarms, then, appears not to be as significant.": "danger of false alarms",
         # pointing back: a pronoun, a demonstrative alone or before a verb, a generic noun, a noun that runs on
         "This means that we can treat the corpus as one string.": previous,
         "This is so because an automatic process cannot do better.": previous,
