@@ -141,6 +141,48 @@ def split_glued_words(texts: list[str]) -> list[str]:
     return [glued.sub(lambda m: fixes[m.group(1)], text) for text in texts]
 
 
+# Two adjacent lower-case tokens (the first may be capitalised); matched up to the second, so the
+# pairs overlap ("the re sults": "the re", "re sults").
+SPLIT_PAIR = re.compile(r"(?<![A-Za-z\-])([A-Za-z][a-z]*) (?=([a-z]+)(?![A-Za-z\-]))")
+# Suffixes the vocabulary holds as words, which prose never writes alone ("accord ing", "high er").
+SUFFIXES = frozenset("ing ings ed er ers al ic ness".split())
+
+
+def join_split_words(texts: list[str]) -> list[str]:
+    """A paper's sentences with the words PDF text split by a space joined ("ex pected" → "expected",
+    "lan guage" → "language", "accord ing" → "according"): where the whole is a word (one of
+    english_words, or written whole twice in the paper) and a half is none, or the second is a suffix.
+    A half is a word when it is one of english_words or the paper writes it more than three times
+    beyond this pair, so "may be", "a part" and "Melamed uses" stay apart however the paper glues them
+    elsewhere."""
+    whole_text = "\n".join(texts)
+    english = english_words()
+    pairs: Counter[tuple[str, str]] = Counter()  # the pairs with a half that may be no word, in lower case
+    written: dict[tuple[str, str], list[str]] = {}  # how the paper writes each
+    for (a, b), times in Counter(SPLIT_PAIR.findall(whole_text)).items():
+        if b not in english or b in SUFFIXES or a.lower() not in english:
+            key = (a.lower(), b)
+            pairs[key] += times
+            written.setdefault(key, []).append(f"{a} {b}")
+    if not pairs:
+        return texts
+    counts = Counter(re.findall(r"[a-z]+", whole_text.lower()))
+
+    def word(half: str, times: int) -> bool:
+        return half in english or counts[half] - times > 3
+
+    fixes = {(a, b) for (a, b), times in pairs.items() if len(a + b) >= 5
+             and (a + b in english or counts[a + b] >= 2)
+             and not (word(a, times) and word(b, times) and b not in SUFFIXES)}
+    if not fixes:
+        return texts
+    forms = [form for key in fixes for form in written[key]]
+
+    def join(m: re.Match) -> str:
+        return m.group(1) if (m.group(1).lower(), m.group(2)) in fixes else m.group(0)
+    return [SPLIT_PAIR.sub(join, text) if any(form in text for form in forms) else text for text in texts]
+
+
 def sentence_kind(text: str, section: str = "") -> str:
     """The kind of one sentence, from its characters (see the module docstring)."""
     if INSTRUCTION_RE.search(text):

@@ -71,7 +71,7 @@ def to_source_map(record: PaperRecord, previous: list[Sentence] | None = None, n
     (`previous`, its current sentences), segmented sentences keep the ids of the sentences they
     continue (see `carry_sids`), so an edit elsewhere in the paper never moves a locator.
     """
-    from .hygiene import join_broken_words, repair, sentence_kind, split_glued_words
+    from .hygiene import join_broken_words, join_split_words, repair, sentence_kind, split_glued_words
     from .segment import split_sentences
 
     sentences: list[Sentence] = []
@@ -84,8 +84,9 @@ def to_source_map(record: PaperRecord, previous: list[Sentence] | None = None, n
         offset = len(record.title) + 1
     parts = ([record.abstract] if record.abstract else []) + list(record.sections)
     items_of = [list(sec.sentences) or [(None, s) for s in split_sentences(sec.text)] for sec in parts]
-    # Repaired one by one; broken and glued words over the whole paper, whose words tell them from compounds.
-    texts = iter(split_glued_words(join_broken_words([repair(text) for items in items_of for _, text in items])))
+    # Repaired one by one; broken, split and glued words over the whole paper, whose words tell them from compounds.
+    texts = [repair(text) for items in items_of for _, text in items]
+    texts = iter(split_glued_words(join_split_words(join_broken_words(texts))))
     for sec, items in zip(parts, items_of):
         name = sec.title or ("abstract" if sec is record.abstract else "")
         for (sid, _), text in zip(items, texts):

@@ -82,3 +82,24 @@ def test_a_function_word_glued_to_a_lower_case_word_is_split_where_the_paper_wri
         "Then of four runs, each of four hours, one failed."]
     plain = ["Nothing is glued in this sentence.", "Nor in this one."]
     assert split_glued_words(plain) == plain
+
+
+def test_a_word_split_by_a_space_is_joined_where_a_half_is_no_word():
+    from scholarstack.ingest.hygiene import join_split_words
+
+    texts = ["The drop is ex pected, as the lan guage differs; Superta gging helps accord ing to the re sults.",
+             "Supertagging is fast, and supertagging is simple.",
+             "It may be a part of the plan, but it was not able to run, and Melamed uses it.",
+             "Melamed tags, Melamed parses, Melamed counts, and Melamed writes; Melameduses is glued twice: Melameduses."]
+    assert join_split_words(texts) == [
+        "The drop is expected, as the language differs; Supertagging helps according to the results.",
+        *texts[1:]]  # both halves words ("may be", "not able"), or one the paper writes often ("Melamed")
+    plain = ["Nothing is split in this sentence.", "Nor in this one."]
+    assert join_split_words(plain) == plain
+
+
+def test_joining_split_words_keeps_every_sentence_id():
+    rec = PaperRecord(paper_id="P", title="T", source_format="text", source="t", sections=[Section(title="Results", sentences=[
+        (4, "The re sults were ex pected."), (9, "Nothing else is split here.")])])
+    sm = to_source_map(rec)
+    assert [(s.sid, s.text) for s in sm.sentences[1:]] == [(4, "The results were expected."), (9, "Nothing else is split here.")]
