@@ -304,9 +304,10 @@ def tagged_subject(text: str, spans: list[tuple[str, str]]) -> str | None:
 
 
 PAST = re.compile(r"\b[a-z]{3,}ed\b")
-# Starts mid-sentence: "tomatically ~xtracted" (not "cDNA", "iHepSCs"); at a comma, a closing bracket or
-# an equation's "= 0.1), and ..."; or at a citation's year, its authors cut off ("(2008) proposed ...").
-FRAGMENT = re.compile(r"^(?:[a-z]+\b(?![\-\d])|[,;:=\])]|\.(?!\d)|\(" + YEAR + r"\))")
+# Starts mid-sentence: "tomatically ~xtracted", "sub-corpus because" (not "cDNA", "iHepSCs", "k-means");
+# at a comma, a closing bracket or an equation's "= 0.1), and ..."; or at a citation's year, its authors
+# cut off ("(2008) proposed ...").
+FRAGMENT = re.compile(r"^(?:[a-z]{2,}-|[a-z]+\b(?![\-\d])|[,;:=\])]|\.(?!\d)|\(" + YEAR + r"\))")
 GLUED = re.compile(r"(?<=[a-z0-9)]{2})\.(?=[A-Z][a-z])")  # "our approach.In the next section": a missed sentence break
 CLAUSE_BREAK = re.compile(r";\s+(?:however,?\s+|but\s+|whereas\s+)?|,\s+(?:but|whereas)\s+")
 

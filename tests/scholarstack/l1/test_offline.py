@@ -147,9 +147,12 @@ def test_one_claim_per_fact_and_no_fragments():
         Sentence(sid=3, text="(2008) proposed an incremental alignment method that improves accuracy on news text.", section="4 Results"),
         Sentence(sid=4, text="), shallow lexical features such as collocations prove to be stronger contributors.", section="4 Results"),
         Sentence(sid=5, text="= 0.1), and the tagger improves accuracy if the parser cannot find a spanning analysis.",
-                 section="4 Results")])
+                 section="4 Results"),
+        Sentence(sid=6, text="sub-corpus, then the tagger improves accuracy on news text by 2%.", section="4 Results"),
+        Sentence(sid=7, text="k-means clustering improves accuracy on news text by 2%.", section="4 Results")])
     facts = extract_facts(sm)
-    assert not [f for f in facts if f.evidence[0] in ("P:1", "P:3", "P:4", "P:5")]  # a fragment is no fact
+    assert not [f for f in facts if f.evidence[0] in ("P:1", "P:3", "P:4", "P:5", "P:6")]  # a fragment is no fact
+    assert [f.statement for f in facts if f.evidence[0] == "P:7"][0].startswith("K-means clustering improves accuracy")
     statements = sorted(f.statement for f in facts if f.evidence[0] == "P:2")
     assert statements == ["The parser is slow on long sentences.", "The tagger achieves high accuracy on news text."]
 
