@@ -187,9 +187,23 @@ SUBORDINATE = re.compile(r"^(?:if|when|whenever|while|whereas|although|though|be
 RELATIVE_END = re.compile(r"\s+(?:(?:that|which|who|whose|whom)|(?:that\s+|which\s+)?(?:we|they))\s*$", re.I)
 
 
+# A participle phrase before the main clause ("Starting from each finite verb, the algorithm …", "Having
+# noted these shortcomings, we …"): an -ing word followed by what a verb takes (a preposition, a
+# determiner, a name), not a noun, so "Tagging accuracy, however, is …" keeps its subject. A gerund
+# subject is told apart by its verb ("Relying on one rater can be problematic, and …", "Defining an
+# upper bound, however, does have …"): see _strip_lead.
+PARTICIPLE_LEAD = re.compile(r"^(?!(?:[A-Za-z]*thing|String|Spring)\b)(?:During\s+|[A-Z][a-z]{2,}ing\s+(?:(?:from|on|at|with|to|"
+                             r"in|into|over|through|by|for|the|a|an|this|these|that|those|each|every|all|its|their|our|"
+                             r"his|her|only|such|both|as|up|out|back|noted|seen|shown|been)\b|[A-Z]))[^,;]{0,60},\s+")
+
+
 def _strip_lead(text: str) -> str:
     """Without discourse markers and a leading adverbial ("As expected, we find …" → "we find …")."""
-    return LEAD_PHRASE.sub("", DISCOURSE.sub("", text.strip().lstrip("([")))
+    text = LEAD_PHRASE.sub("", DISCOURSE.sub("", text.strip().lstrip("([")))
+    if ((m := PARTICIPLE_LEAD.match(text)) and not VERB_RE.search(lead := m.group(0)) and lead.count("(") == lead.count(")")
+            and not VERB_RE.match(text, m.end())):
+        return text[m.end():]
+    return text
 
 
 def _main_clause(text: str) -> tuple[str, str] | None:

@@ -217,6 +217,11 @@ def test_a_subject_is_the_main_clauses_not_a_lead_phrase_a_subordinate_or_a_rela
         "In such situations any selection between the alternatives will be appropriate.": "selection between the alternatives",
         "Zhao and Vogel (2002) go one step further and show that the extracted sentences improve alignments.": "Zhao and Vogel",
         "Recall that the claim implicit in Figure 1 was that the relative contribution matters.": "claim implicit in Figure 1",
+        # a participle phrase leads; a gerund subject has its verb before the comma or after an aside
+        "Starting from each finite verb, the parser finds chains of auxiliaries.": "parser",
+        "Having noted these shortcomings, we have modified the algorithm.": system,
+        "During the search process, a partial hypothesis is extended.": "partial hypothesis",
+        "Relying on one rater for evaluation can be problematic, and we provide a second rating.": "Relying on one rater for evaluation",
     }
     assert {text: find_subject(text, system) for text in cases} == cases
 
@@ -234,6 +239,9 @@ def test_a_demonstrative_names_its_own_noun_or_points_back():
         # an aside is no subject, after a lead phrase either
         "For longer sentences, however, the difference is a substantially larger 15.7%.": "difference",
         "The danger of false alarms, then, appears not to be as significant.": "danger of false alarms",
+        # a gerund subject before an aside is no participle phrase leading
+        "Defining an upper bound K, however, does have a disadvantage.": "Defining an upper bound K",
+        "Tagging accuracy, however, is high on news text.": "Tagging accuracy",
         # pointing back: a pronoun, a demonstrative alone or before a verb, a generic noun, a noun that runs on
         "This means that we can treat the corpus as one string.": previous,
         "This is so because an automatic process cannot do better.": previous,
