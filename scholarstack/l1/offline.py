@@ -116,7 +116,8 @@ def clean_statement(text: str) -> str:
         return text
     rest = re.sub(r",? and that ", " and ", rest)  # "we show that X and that Y": X and Y
     first = rest.split()[0]
-    return rest[:1].upper() + rest[1:] if first.isalpha() and first.islower() else rest  # "iPSCs" keeps its case
+    # "well-formed" is capitalised; "iPSCs" keeps its case
+    return rest[:1].upper() + rest[1:] if first.replace("-", "").isalpha() and first.islower() else rest
 
 
 # "Table 2 shows the training and test corpus statistics", "In Section 3, we present the model": a

@@ -149,10 +149,12 @@ def test_one_claim_per_fact_and_no_fragments():
         Sentence(sid=5, text="= 0.1), and the tagger improves accuracy if the parser cannot find a spanning analysis.",
                  section="4 Results"),
         Sentence(sid=6, text="sub-corpus, then the tagger improves accuracy on news text by 2%.", section="4 Results"),
-        Sentence(sid=7, text="k-means clustering improves accuracy on news text by 2%.", section="4 Results")])
+        Sentence(sid=7, text="k-means clustering improves accuracy on news text by 2%.", section="4 Results"),
+        Sentence(sid=8, text="We show that well-formed parses improve accuracy on news text by 2%.", section="4 Results")])
     facts = extract_facts(sm)
     assert not [f for f in facts if f.evidence[0] in ("P:1", "P:3", "P:4", "P:5", "P:6")]  # a fragment is no fact
     assert [f.statement for f in facts if f.evidence[0] == "P:7"][0].startswith("K-means clustering improves accuracy")
+    assert [f.statement for f in facts if f.evidence[0] == "P:8"][0].startswith("Well-formed parses improve accuracy")
     statements = sorted(f.statement for f in facts if f.evidence[0] == "P:2")
     assert statements == ["The parser is slow on long sentences.", "The tagger achieves high accuracy on news text."]
 
