@@ -202,6 +202,8 @@ def sentence_kind(text: str, section: str = "") -> str:
         return TABLE_ROW
     if (m := EMBEDDED_CAPTION.search(text)) and sum(1 for t in text[:m.start()].split() if NUMBER_TOKEN.match(t)) >= 4:
         return TABLE_ROW  # a flattened table with its caption: kept for evidence, no fact of its own
+    if m and text[m.end():m.end() + 1].isupper():
+        return CAPTION  # a figure's text or a cut sentence run into a caption ("… replaced withweights 692 Figure 4: We …")
     math = sum(1 for ch in text if ch in MATH_CHARS)
     if math >= 3 and (math >= 0.08 * len(text) or len(words) < 0.5 * len(tokens)) and not prose_like:
         return EQUATION

@@ -21,6 +21,10 @@ from scholarstack.ingest.records import PaperRecord, Section, to_source_map
      "constraints 13 GB 23 GB Eisner constraints 9 GB 16 GB Table 3: Space requirements for model training dataprevent "
      "any constituent which is the result of a forward composition serving as the primary functor.", "table_row"),  # C04-1041:103
     ("As Table 3: shows, 2 of 3 runs converged.", "prose"),
+    # a cut sentence or a figure's text run into a caption: no fact, kept for evidence
+    ("Our variational algorithm resembles the EM algorithm, but the ratios are replaced withweights that reflect the "
+     "uncertainty in parameter es 692 Parameters Trees Figure 4: We approximate the true posterior.", "caption"),  # D07-1072:170, shortened
+    ("By using word classes the results can be Table 3: Effect of including a dependency feature", "caption"),
     ("PG(ti|wi, θ) = PG(ti|θ) × Π P(wj|tj) / Z", "equation"),
     ("Gale, W., K. Church, and D. Yarowsky, \"One Sense Per Discourse,\" Proceedings of the DARPA Workshop, 1992.", "reference"),
     ("Hearst, M. 1992.", "reference"),
