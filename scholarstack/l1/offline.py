@@ -101,7 +101,8 @@ REPORTING_FRAME = re.compile(
 OPENER = (r"(?:The|In|We|This|These|Our|For|As|There|Note|It|To|Although|If|An?|However|While|When|Given|Most|Since|"
           r"Because|Here|Thus|Each|One|Such|Unlike|Many|Some|Finally|First|Both|Previous|Recent|Several|Another|Using|"
           r"Consider|After|Once|Following|Despite|Instead)")
-RUN_IN = re.compile(r"^\d{1,2}(?=" + OPENER + r"[\s,])|"
+RUN_IN = re.compile(r"^\(?\d{1,2}\)\s+(?=[A-Z][a-z])|"  # an item's number: "2) We use …", "(3) The tagger …"
+                    r"^\d{1,2}(?=" + OPENER + r"[\s,])|"
                     r"^\d{1,4}(?:\.\d{1,2})*\s+(?:(?:[A-Z][\w\-]*\s+){1,4}Volume\s+\d+,?\s+Number\s+\d+\s+)?"
                     r"(?:\d{1,2}(?:\.\d{1,2})+\s+)?(?:[A-Z][\w\-]*(?:\s+[A-Za-z\d][\w\-.]*){0,7}?\s+)??(?=" + OPENER + r"[\s,])")
 
@@ -320,9 +321,9 @@ def tagged_subject(text: str, spans: list[tuple[str, str]]) -> str | None:
 
 PAST = re.compile(r"\b[a-z]{3,}ed\b")
 # Starts mid-sentence: "tomatically ~xtracted", "sub-corpus because" (not "cDNA", "iHepSCs", "k-means");
-# at a comma, a closing bracket or an equation's "= 0.1), and ..."; or at a citation's year, its authors
-# cut off ("(2008) proposed ...").
-FRAGMENT = re.compile(r"^(?:[a-z]{2,}-|[a-z]+\b(?![\-\d])|[,;:=\])]|\.(?!\d)|\(" + YEAR + r"\))")
+# at a comma, a closing bracket or an equation's "= 0.1), and ..."; at a citation's year, its authors
+# cut off ("(2008) proposed ..."); or after a bracket's number ("1200), however, accuracy …").
+FRAGMENT = re.compile(r"^(?:[a-z]{2,}-|[a-z]+\b(?![\-\d])|[,;:=\])]|\.(?!\d)|\(" + YEAR + r"\)|\d[\d.,]*\)\s*(?:[,;:.]|[a-z]))")
 GLUED = re.compile(r"(?<=[a-z0-9)]{2})\.(?=[A-Z][a-z])")  # "our approach.In the next section": a missed sentence break
 CLAUSE_BREAK = re.compile(r";\s+(?:however,?\s+|but\s+|whereas\s+)?|,\s+(?:but|whereas)\s+")
 

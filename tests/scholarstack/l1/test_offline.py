@@ -150,11 +150,14 @@ def test_one_claim_per_fact_and_no_fragments():
                  section="4 Results"),
         Sentence(sid=6, text="sub-corpus, then the tagger improves accuracy on news text by 2%.", section="4 Results"),
         Sentence(sid=7, text="k-means clustering improves accuracy on news text by 2%.", section="4 Results"),
-        Sentence(sid=8, text="We show that well-formed parses improve accuracy on news text by 2%.", section="4 Results")])
+        Sentence(sid=8, text="We show that well-formed parses improve accuracy on news text by 2%.", section="4 Results"),
+        Sentence(sid=9, text="1200), however, the tagger improves accuracy on news text by 2%.", section="4 Results"),
+        Sentence(sid=10, text="2) The tagger improves accuracy on news text by 2%.", section="4 Results")])
     facts = extract_facts(sm)
-    assert not [f for f in facts if f.evidence[0] in ("P:1", "P:3", "P:4", "P:5", "P:6")]  # a fragment is no fact
+    assert not [f for f in facts if f.evidence[0] in ("P:1", "P:3", "P:4", "P:5", "P:6", "P:9")]  # a fragment is no fact
     assert [f.statement for f in facts if f.evidence[0] == "P:7"][0].startswith("K-means clustering improves accuracy")
     assert [f.statement for f in facts if f.evidence[0] == "P:8"][0].startswith("Well-formed parses improve accuracy")
+    assert [f.statement for f in facts if f.evidence[0] == "P:10"][0].startswith("The tagger improves accuracy")  # an item's number
     statements = sorted(f.statement for f in facts if f.evidence[0] == "P:2")
     assert statements == ["The parser is slow on long sentences.", "The tagger achieves high accuracy on news text."]
 
