@@ -349,6 +349,22 @@ def _fact(sm: SourceMap, s, statement: str, ftype: FactType, subject: str, syste
     return fact.model_copy(update={"verification": verification, "verification_note": note})
 
 
+def _folded(sm: SourceMap, fact: Fact, before, s, statement: str) -> Fact:
+    """`fact` (the one fact of sentence `before`) with the statement of the sentence after it, which
+    says something of it ("This means …"), appended: a fact that stands alone, citing both."""
+    joined = fact.statement.rstrip() + ("" if fact.statement.rstrip().endswith((".", "!", "?")) else ".") + " " + statement
+    folded = fact.model_copy(update={
+        "statement": joined[:2000], "evidence": [*fact.evidence, sm.locator(s.sid)],
+        "context": Context(conditions=find_conditions(joined), assumptions=find_assumptions(joined)),
+        "quantities": find_quantities(joined, fact.subject)})
+    verification, note = verify_fact(folded, f"{before.text} {s.text}")
+    return folded.model_copy(update={"verification": verification, "verification_note": note})
+
+
+# A demonstrative alone before its verb ("This means …", "This is equivalent to …", "That also holds …"):
+# it speaks of what the sentence before says.
+CLAUSAL_ANAPHOR = re.compile(r"^(?:this|that)\s+(?:is|was|has|had|can|could|may|might|will|would|should|must|does|did|also|"
+                             r"not|still|often|only|then|[a-z]+ly|[a-z]+s(?<!ss)(?<!us)(?<!is))\b", re.I)
 DEMONSTRATIVE = re.compile(r"^(?:this|these|that|those)\s", re.I)
 # An aside between the noun and its verb: "This assignment, however, is …", "these methods, although polynomial, are …"
 ASIDE = re.compile(r",\s*(?:however|therefore|thus|though|in turn|of course|too|then|(?:although|though|while)\s[^,;]{1,60}),\s*", re.I)
@@ -375,7 +391,8 @@ def extract_facts(sm: SourceMap, run_id: str | None = None) -> list[Fact]:
     previous_subject = system
     abstract = {s.sid for s in sm.sentences if "abstract" in (s.section or "").lower()}
     short_abstract = len(abstract) <= ABSTRACT_MAX
-    for s in sm.sentences:
+    only_fact: dict[int, int] = {}  # sid → the index in `facts` of the one fact its sentence gave here
+    for i, s in enumerate(sm.sentences):
         if SKIP_SECTIONS.search(s.section or "") or s.kind != "prose" or s.sid in used:
             continue
         in_abstract = s.sid in abstract
@@ -385,6 +402,11 @@ def extract_facts(sm: SourceMap, run_id: str | None = None) -> list[Fact]:
         statement = clean_statement(s.text)
         if FRAGMENT.match(statement):
             continue  # a fragment (a sentence cut by the PDF reader), not a statement that stands alone
+        before = sm.sentences[i - 1] if i else None
+        if CLAUSAL_ANAPHOR.match(statement) and before is not None and before.section == s.section and before.sid in only_fact:
+            j = only_fact[before.sid]  # "This means …" says something of the sentence before: one fact of both
+            facts[j] = _folded(sm, facts[j], before, s, statement)
+            continue
         whole = _subject(statement, spans_of.get(s.sid, []), previous_subject, system)
         parts = []
         subject = previous_subject
@@ -396,6 +418,9 @@ def extract_facts(sm: SourceMap, run_id: str | None = None) -> list[Fact]:
             parts.append(_fact(sm, s, part, ptype, subject, system, prov))
         if parts and parts[0].statement != statement and any(f.verification.value == "failed" for f in parts):
             parts = []  # a part lost a qualification the whole keeps: the sentence stays one fact
-        facts += parts or [_fact(sm, s, statement, ftype, whole, system, prov)]
+        made = parts or [_fact(sm, s, statement, ftype, whole, system, prov)]
+        if len(made) == 1:
+            only_fact[s.sid] = len(facts)
+        facts += made
         previous_subject = parts[-1].subject if parts else whole
     return facts

@@ -260,3 +260,23 @@ def test_a_demonstrative_names_its_own_noun_or_points_back():
         "That is, our tagger even outperforms the baseline.": system,
     }
     assert {text: _subject(text, [], previous, system) for text in cases} == cases
+
+
+def test_a_sentence_that_says_something_of_the_one_before_is_folded_into_its_fact():
+    from scholarstack.l1.offline import extract_facts
+    from scholarstack.models import SourceMap
+    from scholarstack.models.source import Sentence
+
+    sm = SourceMap(paper_key="P", title="A Tagger", sentences=[
+        Sentence(sid=0, text="A Tagger", section="title"),
+        Sentence(sid=1, text="Web counts correlate with BNC counts at 0.85 for adjective-noun bigrams.", section="4 Results"),
+        Sentence(sid=2, text="This indicates that Web counts approximate BNC counts.", section="4 Results"),
+        Sentence(sid=3, text="This shows that Web counts improve accuracy on news text by 2%.", section="5 Discussion"),
+        Sentence(sid=4, text="This approach improves accuracy on news text by 3%.", section="5 Discussion")])
+    facts = {tuple(f.evidence): f for f in extract_facts(sm)}
+    folded = facts[("P:1", "P:2")]  # one fact that stands alone, citing both sentences
+    assert folded.statement == ("Web counts correlate with BNC counts at 0.85 for adjective-noun bigrams. "
+                                "This indicates that Web counts approximate BNC counts.")
+    assert folded.verification.value == "passed" and [q.value for q in folded.quantities] == [0.85]
+    # across a section boundary there is no sentence of its own before it; a demonstrative noun is a fact of its own
+    assert ("P:3",) in facts and ("P:4",) in facts and len(facts) == 3
