@@ -46,19 +46,25 @@ REFERENCES_SECTION = re.compile(r"^\s*(?:\d+\.?\s*)?(?:references|bibliography|w
 # with one of these ("is" and "as" are left out for isEmpty, asList; a call, toString(), stays).
 GLUED_WORD = re.compile(r"(?<![A-Za-z0-9_.@/])(the|of|and|in|for|with|from|to|on|by|into|than|between|that|our)"
                         r"(?=[A-Z][A-Za-z0-9]*\b(?!\())")
+# A typographic apostrophe or quote the text's encoding turned into "?" ("the writer?s choice", "a
+# ?clustering solution?"): a question mark is never written between two letters, nor right before one.
+LOST_APOSTROPHE = re.compile(r"(?<=[A-Za-z])\?(?=(?:s|ll|re|ve)\b)|(?<=n)\?(?=t\b)")
+LOST_QUOTES = re.compile(r"(?<![\w?])\?(?=[A-Za-z])([^?]{1,60}?[\w.,!])\?(?!\w)")
 LIGATURES = {"ﬀ": "ff", "ﬁ": "fi", "ﬂ": "fl", "ﬃ": "ffi", "ﬄ": "ffl", "ﬅ": "st", "ﬆ": "st"}
 
 
 def repair(text: str) -> str:
     """What extraction broke and can be restored without guessing: HTML entities (`&#8212;`),
     ligatures (`ﬁ`), soft hyphens and zero-width characters, compatibility forms (NFKC), a function
-    word glued to a capitalised word (`theL1`)."""
+    word glued to a capitalised word (`theL1`), an apostrophe or quotes lost to "?" (`writer?s`)."""
     if "&" in text:
         text = html.unescape(text)
     for lig, plain in LIGATURES.items():
         text = text.replace(lig, plain)
     text = text.replace("\u00ad", "").replace("\u200b", "").replace("\ufeff", "")
     text = GLUED_WORD.sub(r"\1 ", text)
+    if "?" in text:
+        text = LOST_QUOTES.sub("\u201c\\1\u201d", LOST_APOSTROPHE.sub("\u2019", text))
     return " ".join(unicodedata.normalize("NFKC", text).split())
 
 

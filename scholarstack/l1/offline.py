@@ -349,15 +349,22 @@ def _fact(sm: SourceMap, s, statement: str, ftype: FactType, subject: str, syste
     return fact.model_copy(update={"verification": verification, "verification_note": note})
 
 
-def _folded(sm: SourceMap, fact: Fact, before, s, statement: str) -> Fact:
-    """`fact` (the one fact of sentence `before`) with the statement of the sentence after it, which
-    says something of it ("This means …"), appended: a fact that stands alone, citing both."""
-    joined = fact.statement.rstrip() + ("" if fact.statement.rstrip().endswith((".", "!", "?")) else ".") + " " + statement
+def _folded(sm: SourceMap, fact: Fact, s, statement: str | None) -> Fact:
+    """`fact` (the one fact of the sentence before `s`) with `s` folded in: its `statement` appended when
+    it says something of that sentence ("This means …"), or, with `statement` None, `s` itself: the
+    rest of a sentence the reader cut. A fact that stands alone, citing every sentence it joins."""
+    head = fact.statement.rstrip()
+    if statement is None:
+        if head.endswith(".") and not sm.text_of(int(fact.evidence[-1].rsplit(":", 1)[1])).rstrip().endswith("."):
+            head = head[:-1]  # the full stop `claims` gave the cut sentence's last part
+        joined = f"{head} {' '.join(s.text.split())}"
+    else:
+        joined = head + ("" if head.endswith((".", "!", "?")) else ".") + " " + statement
     folded = fact.model_copy(update={
         "statement": joined[:2000], "evidence": [*fact.evidence, sm.locator(s.sid)],
         "context": Context(conditions=find_conditions(joined), assumptions=find_assumptions(joined)),
         "quantities": find_quantities(joined, fact.subject)})
-    verification, note = verify_fact(folded, f"{before.text} {s.text}")
+    verification, note = verify_fact(folded, " ".join(sm.text_of(int(loc.rsplit(":", 1)[1])) for loc in folded.evidence))
     return folded.model_copy(update={"verification": verification, "verification_note": note})
 
 
@@ -365,6 +372,12 @@ def _folded(sm: SourceMap, fact: Fact, before, s, statement: str) -> Fact:
 # it speaks of what the sentence before says.
 CLAUSAL_ANAPHOR = re.compile(r"^(?:this|that)\s+(?:is|was|has|had|can|could|may|might|will|would|should|must|does|did|also|"
                              r"not|still|often|only|then|[a-z]+ly|[a-z]+s(?<!ss)(?<!us)(?<!is))\b", re.I)
+# A sentence the reader cut before its end: at an abbreviation's point ("Rooth et al." | "(1999) and …"),
+# a quote lost to "?" ("a ?clustering solution?" | "instead of …"), or with no full stop at all.
+CUT_OFF = re.compile(r"(?:\b(?:et al|e\.g|i\.e|cf|vs|Fig|Eq|Sec|resp)\.|[^.!?\"”'\s]|[^.!?\s][\"”']|\?)\s*$")
+QUESTION = re.compile(r"^(?:what|how|why|which|who|when|where|whether|does|do|did|is|are|was|were|can|could|should|would|will|"
+                      r"has|have)\b[^?]*\?$", re.I)
+FOLD_MAX = 3  # sentences one fact may fold together
 DEMONSTRATIVE = re.compile(r"^(?:this|these|that|those)\s", re.I)
 # An aside between the noun and its verb: "This assignment, however, is …", "these methods, although polynomial, are …"
 ASIDE = re.compile(r",\s*(?:however|therefore|thus|though|in turn|of course|too|then|(?:although|though|while)\s[^,;]{1,60}),\s*", re.I)
@@ -395,17 +408,22 @@ def extract_facts(sm: SourceMap, run_id: str | None = None) -> list[Fact]:
     for i, s in enumerate(sm.sentences):
         if SKIP_SECTIONS.search(s.section or "") or s.kind != "prose" or s.sid in used:
             continue
-        in_abstract = s.sid in abstract
-        ftype = classify(s.text, in_abstract, any_verb=short_abstract)
-        if ftype is None:
-            continue
+        before = sm.sentences[i - 1] if i else None
+        j = only_fact.get(before.sid) if before is not None and before.section == s.section else None
+        j = j if j is not None and len(facts[j].evidence) < FOLD_MAX else None
         statement = clean_statement(s.text)
         if FRAGMENT.match(statement):
-            continue  # a fragment (a sentence cut by the PDF reader), not a statement that stands alone
-        before = sm.sentences[i - 1] if i else None
-        if CLAUSAL_ANAPHOR.match(statement) and before is not None and before.section == s.section and before.sid in only_fact:
-            j = only_fact[before.sid]  # "This means …" says something of the sentence before: one fact of both
-            facts[j] = _folded(sm, facts[j], before, s, statement)
+            if j is not None and CUT_OFF.search(before.text) and not QUESTION.match(before.text):
+                facts[j] = _folded(sm, facts[j], s, None)  # the rest of the sentence before
+                only_fact[s.sid] = j
+            continue  # otherwise a fragment (a sentence cut by the PDF reader), not a statement that stands alone
+        in_abstract = s.sid in abstract
+        ftype = classify(s.text, in_abstract, any_verb=short_abstract)
+        if ftype is None or QUESTION.match(statement):
+            continue  # no finding, or a question the paper asks
+        if j is not None and CLAUSAL_ANAPHOR.match(statement):
+            facts[j] = _folded(sm, facts[j], s, statement)  # "This means …" says something of the sentence before
+            only_fact[s.sid] = j
             continue
         whole = _subject(statement, spans_of.get(s.sid, []), previous_subject, system)
         parts = []

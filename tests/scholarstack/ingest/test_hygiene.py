@@ -47,6 +47,11 @@ def test_repair_restores_what_extraction_broke():
     assert repair("92.15% accuracy on theL1 data, translated toEnglish (shown inFigure 2)") == \
         "92.15% accuracy on the L1 data, translated to English (shown in Figure 2)"
     assert repair("isEmpty and toString() in OntoNotes, http://x.org/theA") == "isEmpty and toString() in OntoNotes, http://x.org/theA"
+    # An apostrophe or quotes the encoding turned into "?"; a real question, a lone "?" and a dash stay.
+    assert repair("the writer?s preposition doesn?t differ from a ?clustering solution? here") == \
+        "the writer’s preposition doesn’t differ from a “clustering solution” here"
+    for kept in ("Is it good? Yes, it is?", "p(z | ?) and p(?", "for French?English", "Hajic?, 1998"):
+        assert repair(kept) == kept
 
 
 def test_only_prose_becomes_facts():
