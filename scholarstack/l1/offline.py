@@ -368,10 +368,15 @@ def _folded(sm: SourceMap, fact: Fact, s, statement: str | None) -> Fact:
     return folded.model_copy(update={"verification": verification, "verification_note": note})
 
 
-# A demonstrative alone before its verb ("This means …", "This is equivalent to …", "That also holds …"):
-# it speaks of what the sentence before says.
-CLAUSAL_ANAPHOR = re.compile(r"^(?:this|that)\s+(?:is|was|has|had|can|could|may|might|will|would|should|must|does|did|also|"
-                             r"not|still|often|only|then|[a-z]+ly|[a-z]+s(?<!ss)(?<!us)(?<!is))\b", re.I)
+# What speaks of the sentence before and needs it to stand alone: a demonstrative alone before its verb
+# ("This means …", "That also holds …"), "They" ("They report 96.7% …"), "These results …", and "It"
+# before a verb of its own ("It rearranges the edges …"; not "It is possible …", "It seems …").
+POINTS_BACK = re.compile(r"^(?:(?:this|that)\s+(?:is|was|has|had|can|could|may|might|will|would|should|must|does|did|also|"
+                         r"not|still|often|only|then|[a-z]+ly|[a-z]+s(?<!ss)(?<!us)(?<!is))\b|they\s|"
+                         r"these\s+(?:[a-z]+\s+)?(?:results|findings|numbers|figures|experiments|observations|scores|"
+                         r"improvements|differences|errors|gains|values|trends|statistics|problems|effects)\b|"
+                         r"it\s+(?!(?:is|was|seems|appears|remains|follows|turns|has been|would|may|might|can|could|should|"
+                         r"must|will|becomes|makes sense|takes|took)\b)(?:also\s+|\w+ly\s+)?[a-z]+(?:s|ed)\b)", re.I)
 # A sentence the reader cut before its end: at an abbreviation's point ("Rooth et al." | "(1999) and …"),
 # a quote lost to "?" ("a ?clustering solution?" | "instead of …"), or with no full stop at all.
 CUT_OFF = re.compile(r"(?:\b(?:et al|e\.g|i\.e|cf|vs|Fig|Eq|Sec|resp)\.|[^.!?\"”'\s]|[^.!?\s][\"”']|\?)\s*$")
@@ -421,8 +426,8 @@ def extract_facts(sm: SourceMap, run_id: str | None = None) -> list[Fact]:
         ftype = classify(s.text, in_abstract, any_verb=short_abstract)
         if ftype is None or QUESTION.match(statement):
             continue  # no finding, or a question the paper asks
-        if j is not None and CLAUSAL_ANAPHOR.match(statement):
-            facts[j] = _folded(sm, facts[j], s, statement)  # "This means …" says something of the sentence before
+        if j is not None and POINTS_BACK.match(statement):
+            facts[j] = _folded(sm, facts[j], s, statement)  # it speaks of the sentence before: one fact of both
             only_fact[s.sid] = j
             continue
         whole = _subject(statement, spans_of.get(s.sid, []), previous_subject, system)
