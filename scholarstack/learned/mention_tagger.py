@@ -8,7 +8,9 @@ the installed package: no contextual encoder pass, so a paper tags in a fraction
 plus casing and shape features, read by a two-layer BiLSTM; a linear layer scores BIO tags, and
 decoding is Viterbi over the valid BIO transitions (an I-X only after B-X or I-X). A whole BiLSTM
 rather than a CRF library because torch is already here and the transition constraint is
-all a CRF would add at inference time. Weights: `weights/mention_tagger.pt` (float16, ~2 MB).
+all a CRF would add at inference time. Trained with torch; tagging runs the trained network's
+forward pass in numpy (`BiLstm`), so a process that compiles a paper never imports torch (about a
+second of a one-paper update). Weights: `weights/mention_tagger.npz` (float16, ~2.6 MB).
 """
 
 from __future__ import annotations
@@ -23,11 +25,10 @@ from typing import Any, Iterable
 
 import numpy as np
 
-from ..bulk import long_lived
 
 TYPES = ("Method", "Task", "Metric", "Material")
 TAGS = ("O",) + tuple(f"{p}-{t}" for t in TYPES for p in ("B", "I"))
-WEIGHTS = Path(__file__).parent / "weights" / "mention_tagger.pt"
+WEIGHTS = Path(__file__).parent / "weights" / "mention_tagger.npz"
 TOKEN_RE = re.compile(r"\d+(?:\.\d+)+|\w+|[^\w\s]")
 N_SHAPE = 10
 EMB_DIM = 384
@@ -109,6 +110,74 @@ def _net(hidden: int = 160):
     return Tagger()
 
 
+class BiLstm:
+    """The trained network's forward pass in numpy (eval mode: no dropout), from its weights as torch
+    names them (`lstm.weight_ih_l0`, `lstm.weight_hh_l0_reverse`, `out.weight`, …): logits (batch,
+    tokens, tags) for padded inputs, each row read over its own length only, as packed sequences are."""
+
+    def __init__(self, state: dict[str, np.ndarray]) -> None:
+        w = {k: np.asarray(v, dtype=np.float32) for k, v in state.items()}
+        hidden = w["lstm.weight_hh_l0"].shape[1]
+        # torch's gate order is input, forget, cell, output; as input, forget, output, cell the three
+        # sigmoids are one call
+        order = np.r_[0:2 * hidden, 3 * hidden:4 * hidden, 2 * hidden:3 * hidden]
+        self.layers = []
+        for layer in range(sum(1 for k in w if k.startswith("lstm.weight_ih_l") and not k.endswith("_reverse"))):
+            keys = (f"l{layer}", f"l{layer}_reverse")
+            self.layers.append((
+                np.concatenate([w[f"lstm.weight_ih_{k}"][order].T for k in keys], axis=1),  # (inputs, 2 × 4 hidden)
+                np.concatenate([(w[f"lstm.bias_ih_{k}"] + w[f"lstm.bias_hh_{k}"])[order] for k in keys]),
+                np.stack([w[f"lstm.weight_hh_{k}"][order].T for k in keys])))  # (2, hidden, 4 hidden)
+        self.out_w, self.out_b = w["out.weight"].T, w["out.bias"]
+
+    def project(self, rows: np.ndarray) -> np.ndarray:
+        """The first layer's input projection of each input row: a word's is the same wherever it stands."""
+        w_ih, bias, _ = self.layers[0]
+        return np.asarray(rows, dtype=np.float32) @ w_ih + bias
+
+    def __call__(self, x: np.ndarray, lengths: np.ndarray, projected: bool = False) -> np.ndarray:
+        """`projected`: `x` holds the first layer's input projections (`project`), not input rows."""
+        # Longest rows first: at step t the rows still running are the first `running[t]`, so padding
+        # is never computed, as in torch's packed sequences.
+        order = np.argsort(-lengths, kind="stable")
+        x, lengths = x[order], lengths[order]
+        b, n, _ = x.shape
+        valid = np.arange(n)[None, :] < lengths[:, None]
+        running, last, rows = valid.sum(axis=0), lengths - 1, np.arange(b)
+        h_in = np.asarray(x, dtype=np.float32)
+        for layer, (w_ih, bias, w_hh) in enumerate(self.layers):
+            hidden = w_hh.shape[1]
+            if layer == 0 and projected:
+                proj = h_in
+            else:
+                proj = np.zeros((b, n, w_ih.shape[1]), np.float32)
+                proj[valid] = h_in[valid] @ w_ih + bias
+            fwd_in, bwd_in = proj[..., :4 * hidden], proj[..., 4 * hidden:]
+            h, c = np.zeros((2, b, hidden), np.float32), np.zeros((2, b, hidden), np.float32)
+            g = np.empty((2, b, 4 * hidden), np.float32)
+            out = np.zeros((b, n, 2 * hidden), np.float32)
+            # Both directions step together; at step t the backward one reads each row's token last - t.
+            for t in range(n):
+                k = running[t]
+                back = last[:k] - t
+                gk = np.matmul(h[:, :k], w_hh, out=g[:, :k])
+                gk[0] += fwd_in[:k, t]
+                gk[1] += bwd_in[rows[:k], back]
+                gates = 0.5 * (1.0 + np.tanh(0.5 * gk[..., :3 * hidden]))  # the logistic function, without exp's overflow
+                c[:, :k] = gates[..., hidden:2 * hidden] * c[:, :k] + gates[..., :hidden] * np.tanh(gk[..., 3 * hidden:])
+                h[:, :k] = gates[..., 2 * hidden:] * np.tanh(c[:, :k])
+                out[:k, t, :hidden] = h[0, :k]
+                out[rows[:k], back, hidden:] = h[1, :k]
+            h_in = out
+        logits = np.empty((b, n, self.out_b.shape[0]), np.float32)
+        logits[order] = h_in @ self.out_w + self.out_b
+        return logits
+
+
+def _numpy_state(net: Any) -> dict[str, np.ndarray]:
+    return {k: v.detach().float().numpy() for k, v in net.state_dict().items()}
+
+
 def _allowed() -> np.ndarray:
     """allowed[i, j]: tag j may follow tag i."""
     ok = np.ones((len(TAGS), len(TAGS)), dtype=bool)
@@ -170,29 +239,52 @@ class Span:
 
 
 class MentionTagger:
-    def __init__(self, net: Any, vectors: WordVectors | None = None) -> None:
-        self.net = net.eval()
+    def __init__(self, net: BiLstm, vectors: WordVectors | None = None) -> None:
+        self.net = net
         self.vectors = vectors or WordVectors()
         # L2 tags fact statements that L1 tagged as sentences (most are the sentence verbatim).
         self._seen: dict[tuple[str, ...], list[Span]] = {}
+        # Each word's first-layer input projection, a row of `_table` (row 0: padding): a word's is the
+        # same wherever it stands, papers repeat their words, and it is half the network's work.
+        self._index: dict[str, int] = {}
+        self._table = np.zeros((1, self.net.layers[0][1].shape[0]), np.float32)
+        self._rows = 1
+
+    def _inputs(self, rows: list[tuple[str, ...]]) -> np.ndarray:
+        """The padded (batch, tokens, projection) input of a batch of tokenised sentences."""
+        new = [w for w in dict.fromkeys(w for row in rows for w in row) if w not in self._index]
+        if self._rows + len(new) > 30_000:  # ~150 MB
+            self._index, self._rows = {}, 1
+            new = list(dict.fromkeys(w for row in rows for w in row))
+        if new:
+            if self._rows + len(new) > len(self._table):
+                grown = np.zeros((max(2 * len(self._table), self._rows + len(new)), self._table.shape[1]), np.float32)
+                grown[:self._rows] = self._table[:self._rows]
+                self._table = grown
+            self._table[self._rows:self._rows + len(new)] = self.net.project(self.vectors(new))
+            self._index.update(zip(new, range(self._rows, self._rows + len(new))))
+            self._rows += len(new)
+        ids = np.zeros((len(rows), max(len(row) for row in rows)), np.int64)
+        for i, row in enumerate(rows):
+            ids[i, :len(row)] = [self._index[w] for w in row]
+        return self._table[ids]
 
     def tag(self, sentences: list[list[str]], batch: int = 64) -> list[list[Span]]:
         """Typed spans for each tokenised sentence (its first 200 words)."""
-        import torch
-
         keys = [tuple(s[:200]) for s in sentences]
         out: list[list[Span]] = [self._seen.get(k, []) for k in keys]
         order = sorted((i for i, k in enumerate(keys) if k and k not in self._seen), key=lambda i: len(keys[i]))
         if len(self._seen) + len(order) > 200_000:
             self._seen.clear()
-        with torch.no_grad():
-            for b in range(0, len(order), batch):
-                idx = order[b:b + batch]
-                x = _pad([self.vectors(list(keys[i])) for i in idx])
-                lengths = np.array([len(keys[i]) for i in idx])
-                logp = torch.log_softmax(self.net(torch.from_numpy(x), torch.from_numpy(lengths)), -1).numpy()
-                for i, path in zip(idx, viterbi_batch(logp, lengths)):
-                    out[i] = self._seen[keys[i]] = [Span(a, e, t) for a, e, t in spans_from_tags(path)]
+        for b in range(0, len(order), batch):
+            idx = order[b:b + batch]
+            x = self._inputs([keys[i] for i in idx])
+            lengths = np.array([len(keys[i]) for i in idx])
+            logits = self.net(x, lengths, projected=True)
+            top = logits.max(axis=-1, keepdims=True)
+            logp = logits - top - np.log(np.exp(logits - top).sum(axis=-1, keepdims=True))
+            for i, path in zip(idx, viterbi_batch(logp, lengths)):
+                out[i] = self._seen[keys[i]] = [Span(a, e, t) for a, e, t in spans_from_tags(path)]
         return out
 
     def tag_text(self, texts: list[str]) -> list[list[tuple[int, int, str, str]]]:
@@ -217,13 +309,8 @@ def load(path: Path = WEIGHTS) -> MentionTagger:
     """The committed tagger, loaded once per process."""
     if not path.exists():
         raise FileNotFoundError(f"{path}: mention tagger weights missing; run `make models` to train them")
-    with long_lived():  # torch and the net stay for the process (bulk.long_lived)
-        import torch
-
-        state = torch.load(path, map_location="cpu", weights_only=True)
-        net = _net()
-        net.load_state_dict({k: v.float() for k, v in state.items()})
-    return MentionTagger(net)
+    with np.load(path) as weights:
+        return MentionTagger(BiLstm(dict(weights)))
 
 
 # --- training -------------------------------------------------------------------------------------
@@ -279,7 +366,7 @@ def train(docs: list[dict], seed: int = 0, epochs: int = 6, log=print, max_steps
             steps += 1
             if max_steps and steps >= max_steps:
                 break
-        f1 = mention_f1(MentionTagger(net, vectors), dev_docs)["f1"]
+        f1 = mention_f1(MentionTagger(BiLstm(_numpy_state(net)), vectors), dev_docs)["f1"]  # as it will tag
         history.append({"epoch": epoch + 1, "loss": round(total / max(1, len(batches)), 4), "dev_f1": f1})
         log(f"mention tagger epoch {epoch + 1}: loss {history[-1]['loss']}, dev mention F1 {f1}")
         if f1 > best:
@@ -309,10 +396,9 @@ def mention_f1(tagger: MentionTagger, docs: list[dict]) -> dict[str, float]:
 
 
 def save(net: Any, path: Path = WEIGHTS) -> None:
-    import torch
-
     path.parent.mkdir(parents=True, exist_ok=True)
-    torch.save({k: v.half() for k, v in net.state_dict().items()}, path)
+    with path.open("wb") as fh:  # a file object: numpy would add ".npz" to another suffix
+        np.savez(fh, **{k: v.astype(np.float16) for k, v in _numpy_state(net).items()})
     load.cache_clear()
 
 

@@ -84,11 +84,32 @@ def test_a_sentences_tags_do_not_depend_on_its_batch():
     assert alone[0] == padded[1] and alone[0]
 
 
+def test_the_numpy_forward_pass_is_the_trained_torch_networks():
+    """Tagging runs the network in numpy; its logits are torch's, row by row over each row's own
+    length (packed), from the first layer's projections as from input rows."""
+    torch = pytest.importorskip("torch")
+    torch.manual_seed(0)
+    net = mention_tagger._net().eval()
+    lstm = mention_tagger.BiLstm(mention_tagger._numpy_state(net))
+    rng = np.random.default_rng(0)
+    lengths = np.array([5, 1, 9, 3])
+    x = rng.normal(size=(4, 9, mention_tagger.EMB_DIM + mention_tagger.N_SHAPE)).astype(np.float32)
+    x[np.arange(9)[None, :] >= lengths[:, None]] = 0.0
+    with torch.no_grad():
+        expected = net(torch.from_numpy(x), torch.from_numpy(lengths)).numpy()
+    valid = np.arange(9)[None, :] < lengths[:, None]
+    got = lstm(x, lengths)
+    assert np.abs(got - expected)[valid].max() < 1e-4
+    projected = lstm(lstm.project(x.reshape(36, -1)).reshape(4, 9, -1), lengths, projected=True)
+    assert np.abs(projected - got)[valid].max() < 1e-5
+
+
 def test_tagger_trains_on_a_tiny_slice(tmp_path):
     path = need_shared("scirex", "train_docs.jsonl.gz")
-    card = mention_tagger.train_from_shared(path.parent.parent, out=tmp_path / "t.pt", epochs=1, limit=3, max_steps=3,
+    card = mention_tagger.train_from_shared(path.parent.parent, out=tmp_path / "t.npz", epochs=1, limit=3, max_steps=3,
                                             log=lambda _: None)
-    assert card["train_papers"] >= 1 and card["train_sentences"] > 0 and (tmp_path / "t.pt").exists()
+    assert card["train_papers"] >= 1 and card["train_sentences"] > 0 and (tmp_path / "t.npz").exists()
+    assert mention_tagger.load(tmp_path / "t.npz").tag([["We", "train", "a", "CRF", "."]])  # what training saved tags
     assert 0.0 <= card["dev_mention_f1"] <= 1.0 and card["epochs"][0]["epoch"] == 1
     mention_tagger.load.cache_clear()  # the test weights were loaded by path only; keep the default clean
 
