@@ -243,6 +243,10 @@ def test_a_demonstrative_names_its_own_noun_or_points_back():
         "Phrase pairs that cannot stand on their own are deleted.": "Phrase pairs",
         # an aside is no subject, after a lead phrase either
         "For longer sentences, however, the difference is a substantially larger 15.7%.": "difference",
+        # a discourse word with its comma is no subject; without one it may start the subject's phrase
+        "Unfortunately, this result was not conclusive.": previous,
+        "Besides, the parser is slow on long sentences.": "parser",
+        "Instead of rules, the tagger uses statistics.": "tagger",
         "The danger of false alarms, then, appears not to be as significant.": "danger of false alarms",
         # a gerund subject before an aside is no participle phrase leading
         "Defining an upper bound K, however, does have a disadvantage.": "Defining an upper bound K",
