@@ -414,6 +414,7 @@ def extract_facts(sm: SourceMap, run_id: str | None = None) -> list[Fact]:
     abstract = {s.sid for s in sm.sentences if "abstract" in (s.section or "").lower()}
     short_abstract = len(abstract) <= ABSTRACT_MAX
     only_fact: dict[int, int] = {}  # sid → the index in `facts` of the one fact its sentence gave here
+    no_finding: set[int] = set()  # sids of whole prose sentences that gave no fact: a sentence after may need them
     for i, s in enumerate(sm.sentences):
         if SKIP_SECTIONS.search(s.section or "") or s.kind != "prose" or s.sid in used:
             continue
@@ -429,7 +430,15 @@ def extract_facts(sm: SourceMap, run_id: str | None = None) -> list[Fact]:
         in_abstract = s.sid in abstract
         ftype = classify(s.text, in_abstract, any_verb=short_abstract)
         if ftype is None or QUESTION.match(statement):
+            if ftype is None:
+                no_finding.add(s.sid)
             continue  # no finding, or a question the paper asks
+        if POINTS_BACK.match(statement) and before is not None and before.section == s.section and before.sid in no_finding:
+            # "They report 80% precision …" after a sentence that states no finding of its own ("Smith et al.
+            # tag learner text with …"): the finding is of both, anchored at the sentence it needs
+            whole = _subject(clean_statement(before.text), spans_of.get(before.sid, []), previous_subject, system)
+            j, only_fact[before.sid] = len(facts), len(facts)
+            facts.append(_fact(sm, before, clean_statement(before.text), ftype, whole, system, prov))
         if j is not None and POINTS_BACK.match(statement):
             facts[j] = _folded(sm, facts[j], s, statement)  # it speaks of the sentence before: one fact of both
             only_fact[s.sid] = j
