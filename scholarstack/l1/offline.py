@@ -139,6 +139,13 @@ POINTED_AT = re.compile(r"^[^,;:%]+?\s+(?:is|are|was|were)\s+(?:summari[sz]ed|sh
                         r"(?:sections?|sect\.|tables?|figures?|fig\.|appendix)\s*[\dA-Z](?:[\d.]*\d)?\s*(?:below|above)?\s*\.?$", re.I)
 
 
+# A theoretical word used of a procedure or a measured ceiling: "trained until convergence", "a
+# convergence threshold", "an upper bound on the performance of any system" state no theoretical result.
+NOT_THEORY = re.compile(r"\buntil\s+(?:\w+\s+){0,3}?(?:convergence|converges?|converged)\b|"
+                        r"\bconvergence\s+(?:criterion|criteria|threshold)\b|"
+                        r"\b(?:upper|lower) bound (?:on|for|of) (?:the )?(?:\w+ )?(?:performance|accuracy|score|agreement)\b", re.I)
+
+
 def classify(text: str, in_abstract: bool = False, any_verb: bool = False) -> FactType | None:
     """The fact type a sentence states, by cues; None when it states nothing reusable. An abstract
     is the paper's own summary of its claims: there a sentence without a cue is a finding. With
@@ -154,6 +161,8 @@ def classify(text: str, in_abstract: bool = False, any_verb: bool = False) -> Fa
     if (POINTER.match(text) and not SAYS_MORE.search(text)) or (POINTED_AT.match(text) and not re.search(r"\b\d+\.\d+\b", text)):
         return None
     for ftype, pattern in TYPE_CUES:
+        if ftype == FactType.theoretical_result and not pattern.search(NOT_THEORY.sub(" ", text)):
+            continue
         if pattern.search(text):
             if ftype == FactType.finding and HEDGE_RE.search(text) and not NUMBER_RE.search(text):
                 return FactType.hypothesis

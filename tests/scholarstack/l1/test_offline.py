@@ -10,6 +10,10 @@ from scholarstack.verify import verify_fact
 
 def test_types_from_cues():
     assert classify("We prove that the algorithm converges in polynomial time under mild conditions.") == FactType.theoretical_result
+    # a theoretical word used of a procedure or of a measured ceiling
+    assert classify("We train the transition model until it reaches convergence on a heldout set.") == FactType.method_description
+    assert classify("This procedure is iterated until convergence or a maximum of twenty iterations.") is None
+    assert classify("The EM algorithm is guaranteed to converge to a local maximum of the likelihood.") == FactType.theoretical_result
     assert classify("Unfortunately, the method fails to handle unknown words in German text.") == FactType.limitation
     assert classify("TnT achieves 96.7% accuracy on the Penn Treebank test set.") == FactType.finding
     assert classify("We hypothesize that larger contexts help rare words.") == FactType.hypothesis
