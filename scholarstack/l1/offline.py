@@ -90,7 +90,7 @@ DETERMINERS = re.compile(r"^((?:each|all|some|most|many|one|none|both|either|nei
 REPORTING_FRAME = re.compile(
     r"^(?:(?:here|together|taken together|collectively|in this (?:paper|study|work|article)|finally|overall),?\s+)?"
     r"(?:we|our (?:results|data|findings|analys[ie]s|study|experiments|observations)|these (?:results|data|findings|observations)|"
-    r"this (?:study|paper|work|article))\s+(?:(?:further|also|now|first|additionally)\s+)?"
+    r"this (?:study|paper|work|article)|(?:table|figure|fig\.)\s*\d+[a-z]?)\s+(?:(?:further|also|now|first|additionally|clearly)\s+)?"
     r"(?:show(?:s|ed|n)?|demonstrate[sd]?|f(?:ou|i)nds?|found|report(?:s|ed)?|reveal(?:s|ed)?|establish(?:es|ed)?|"
     r"confirm(?:s|ed)?|observe[sd]?|identif(?:y|ies|ied))\s+that\s+", re.I)
 
@@ -113,8 +113,8 @@ def clean_statement(text: str) -> str:
     text = " ".join(CITATION_RE.sub("", RUN_IN.sub("", text)).split())
     m = REPORTING_FRAME.match(text)
     rest = text[m.end():] if m else ""
-    if len(rest.split()) < 5:
-        return text
+    if len(rest.split()) < 5 or (re.match(r"(?:table|fig)", text, re.I) and re.match(r"(?:this|that|it|these|they)\b", rest, re.I)):
+        return text  # "Table 6 shows that this is …": without its frame the pronoun would point at nothing
     rest = re.sub(r",? and that ", " and ", rest)  # "we show that X and that Y": X and Y
     first = rest.split()[0]
     # "well-formed" is capitalised; "iPSCs" keeps its case

@@ -173,13 +173,17 @@ def test_a_reporting_frame_is_left_out_of_the_statement_but_a_hedge_is_kept():
                  section="abstract"),
         Sentence(sid=2, text="Our results suggest that a reduced elongation rate leads to premature dissociation.", section="abstract"),
         Sentence(sid=3, text="We found that iPSCs differentiate into hepatocytes under these conditions.", section="abstract"),
-        Sentence(sid=4, text="We show that the response saturates with dose, and that infected mice recover.", section="abstract")])
+        Sentence(sid=4, text="We show that the response saturates with dose, and that infected mice recover.", section="abstract"),
+        Sentence(sid=5, text="Table 3 shows that global constraints are important for the elongation rate.", section="Results")])
     by_sid = {f.evidence[0]: f for f in extract_facts(sm)}
     assert by_sid["P:1"].statement == "A mutation in the Rpb2 subunit of Pol II reduces the elongation rate in vivo."
     assert by_sid["P:1"].verification == Verification.passed  # still what its sentence says
     assert by_sid["P:2"].statement.startswith("Our results suggest that") and by_sid["P:2"].type == FactType.hypothesis
     assert by_sid["P:3"].statement.startswith("iPSCs differentiate")  # the name keeps its case
     assert by_sid["P:4"].statement == "The response saturates with dose and infected mice recover."
+    # a table or figure that shows it is a frame too: the fact names its own subject, and cites the sentence
+    assert by_sid["P:5"].statement == "Global constraints are important for the elongation rate."
+    assert by_sid["P:5"].subject == "Global constraints" and by_sid["P:5"].verification == Verification.passed
 
 
 def test_a_footnote_mark_a_running_head_or_a_numbered_heading_the_pdf_reader_ran_in_is_left_out():
