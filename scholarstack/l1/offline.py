@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from ..models import Context, Fact, FactType, Provenance, Quantity, SourceMap
+from ..models import Context, Fact, FactType, Provenance, Quantity, SourceMap, split_locator
 from ..verify import verify_fact
 from .results import DANGLING, analyse, result_facts
 
@@ -366,9 +366,10 @@ def _folded(sm: SourceMap, fact: Fact, s, statement: str | None) -> Fact:
     """`fact` (the one fact of the sentence before `s`) with `s` folded in: its `statement` appended when
     it says something of that sentence ("This means …"), or, with `statement` None, `s` itself: the
     rest of a sentence the reader cut. A fact that stands alone, citing every sentence it joins."""
+    texts = [sm.text_of(split_locator(loc)[1]) for loc in fact.evidence]
     head = fact.statement.rstrip()
     if statement is None:
-        if head.endswith(".") and not sm.text_of(int(fact.evidence[-1].rsplit(":", 1)[1])).rstrip().endswith("."):
+        if head.endswith(".") and not texts[-1].rstrip().endswith("."):
             head = head[:-1]  # the full stop `claims` gave the cut sentence's last part
         joined = f"{head} {' '.join(s.text.split())}"
     else:
@@ -377,7 +378,7 @@ def _folded(sm: SourceMap, fact: Fact, s, statement: str | None) -> Fact:
         "statement": joined[:2000], "evidence": [*fact.evidence, sm.locator(s.sid)],
         "context": Context(conditions=find_conditions(joined), assumptions=find_assumptions(joined)),
         "quantities": find_quantities(joined, fact.subject)})
-    verification, note = verify_fact(folded, " ".join(sm.text_of(int(loc.rsplit(":", 1)[1])) for loc in folded.evidence))
+    verification, note = verify_fact(folded, " ".join([*texts, s.text]))
     return folded.model_copy(update={"verification": verification, "verification_note": note})
 
 
@@ -428,7 +429,8 @@ def extract_facts(sm: SourceMap, run_id: str | None = None) -> list[Fact]:
         if SKIP_SECTIONS.search(s.section or "") or s.kind != "prose" or s.sid in used:
             continue
         before = sm.sentences[i - 1] if i else None
-        j = only_fact.get(before.sid) if before is not None and before.section == s.section else None
+        adjacent = before is not None and before.section == s.section  # the sentence before, in the same section
+        j = only_fact.get(before.sid) if adjacent else None
         j = j if j is not None and len(facts[j].evidence) < FOLD_MAX else None
         statement = clean_statement(s.text)
         if FRAGMENT.match(statement):
@@ -442,13 +444,15 @@ def extract_facts(sm: SourceMap, run_id: str | None = None) -> list[Fact]:
             if ftype is None:
                 no_finding.add(s.sid)
             continue  # no finding, or a question the paper asks
-        if POINTS_BACK.match(statement) and before is not None and before.section == s.section and before.sid in no_finding:
+        points_back = POINTS_BACK.match(statement)
+        if points_back and adjacent and before.sid in no_finding:
             # "They report 80% precision …" after a sentence that states no finding of its own ("Smith et al.
             # tag learner text with …"): the finding is of both, anchored at the sentence it needs
-            whole = _subject(clean_statement(before.text), spans_of.get(before.sid, []), previous_subject, system)
+            head = clean_statement(before.text)
+            whole = _subject(head, spans_of.get(before.sid, []), previous_subject, system)
             j, only_fact[before.sid] = len(facts), len(facts)
-            facts.append(_fact(sm, before, clean_statement(before.text), ftype, whole, system, prov))
-        if j is not None and POINTS_BACK.match(statement):
+            facts.append(_fact(sm, before, head, ftype, whole, system, prov))
+        if j is not None and points_back:
             facts[j] = _folded(sm, facts[j], s, statement)  # it speaks of the sentence before: one fact of both
             only_fact[s.sid] = j
             continue

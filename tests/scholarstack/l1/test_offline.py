@@ -275,10 +275,6 @@ def test_a_demonstrative_names_its_own_noun_or_points_back():
 
 
 def test_a_sentence_that_says_something_of_the_one_before_is_folded_into_its_fact():
-    from scholarstack.l1.offline import extract_facts
-    from scholarstack.models import SourceMap
-    from scholarstack.models.source import Sentence
-
     sm = SourceMap(paper_key="P", title="A Tagger", sentences=[
         Sentence(sid=0, text="A Tagger", section="title"),
         Sentence(sid=1, text="Web counts correlate with BNC counts at 0.85 for adjective-noun bigrams.", section="4 Results"),
