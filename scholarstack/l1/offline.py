@@ -183,7 +183,8 @@ DISCOURSE = re.compile(r"^(?:(?:in addition|additionally|furthermore|moreover|ho
                        # these only with their comma: "Instead of …", "Yet another …" start a subject
                        r"(?:besides|hence|accordingly|likewise|nonetheless|notably|importantly|interestingly|surprisingly|"
                        r"unfortunately|fortunately|clearly|again|instead|meanwhile|on the other hand|in other words|"
-                       r"for this reason|as expected|not surprisingly|yet|still),\s+)+", re.I)
+                       r"for this reason|as expected|not surprisingly|yet|still|so|first of all|more precisely|"
+                       r"more \w+ly|specifically|put another way|as a consequence),\s+)+", re.I)
 NAME_RE = re.compile(r"\b([A-Z][a-z]*[A-Z][A-Za-z0-9\-']*|[A-Z]{2,}[a-z]?s?)\b")
 NOUNLESS = re.compile(r"^(?:\w+ly|it|they|this|we|there|which|that|these|those|such|both|one|some|all|not|only|also)$", re.I)
 
@@ -237,6 +238,19 @@ def _main_clause(text: str) -> tuple[str, str] | None:
 
 
 PARENTHETICAL = re.compile(r"\([^()]*\)|\[[^\[\]]*\]")
+# A verb VERB_RE lacks, before its clause ("Simple inspection of the data reveals that …"): the subject
+# ends before it (not a purpose clause's: "To guarantee that …, the paper proposes …").
+CLAUSE_AFTER = re.compile(r"(?<!\b[Tt]o)\s+(?:reveal|suggest|indicate|demonstrate|impl(?:y|ie)|mean|ensure|guarantee|confirm|state|assume|"
+                          r"prove|establishe|explain|reflect|illustrate|highlight|verifie|entail|specifie|tell|note|"
+                          r"believe|say|hold|capture|determine|decide|check|test)(?:s|d|ed)?\s+(?:that|whether|how)\b")
+# "Recall, precision, and alignment error rates …": the list's last item; the subject is the list.
+LIST_END = re.compile(r"^(?:and|or)\s+", re.I)
+# A prepositional phrase before the noun ("with precision loss the time complexity"): from the noun on.
+PREPOSITION_LEAD = re.compile(r"^(?:with|without|for|from|in|on|at|by|under|after|before|during|through|to|of|into|over)"
+                              r"\s+[^,]*?\s+(?=(?:the|a|an|this|these|its|their|our)\s)", re.I)
+# An adverb between the subject and its verb ("The graph also shows", "researchers routinely use").
+TRAILING_ADVERB = re.compile(r"(?:\s+(?:also|then|not|only|still|often|now|thus|therefore|further|always|never|already|even|"
+                             r"(?!(?:family|assembly|anomaly|supply|reply|monopoly|butterfly|ally|rally|poly|apply)\b)[a-z]{3,}ly))+$")
 YEAR = r"(?:19|20)\d\d[a-z]?"  # a citation's year ("2007a")
 CITED_AUTHORS = re.compile(r"^([A-Z][\w\-']+(?:\s+(?:and|&)\s+[A-Z][\w\-']+|\s+et\s+al\.?)?)\s*\(" + YEAR + r"\)")
 CITED_HEAD = re.compile(r"^\s*\(([A-Z][^()\d]{1,60}?),?\s*" + YEAR + r"\)\s*$")
@@ -257,6 +271,8 @@ def find_subject(text: str, system: str) -> str:
         return system
     m = VERB_RE.search(text)
     head = RELATIVE_END.sub("", text[: m.start()] if m else text)
+    if clause := CLAUSE_AFTER.search(head):
+        head = head[: clause.start()]
     names = [n for n in NAME_RE.findall(head) if n not in {"We", "In", "It", "The", "A"}]
     if names:
         return names[0]
@@ -264,13 +280,22 @@ def find_subject(text: str, system: str) -> str:
         return cited.group(1)  # "(Pasca, 2007a) reports ...", "Zhao and Vogel (2002) go ...": the cited authors
     # Without its asides ("(x, y)", "(Brill, 1994, Magerman, 1995)"), whose commas would cut it up.
     chunks = [c.strip() for c in re.split(r",(?!\d{3})", PARENTHETICAL.sub(" ", head)) if c.strip()]  # not "60,000"
-    for chunk in reversed(chunks):
+    if any(re.match(r"we\s", c, re.I) for c in chunks[1:]):
+        return system  # "To evaluate X, we conducted five experiments, each …": the authors'
+    for k in range(len(chunks) - 1, -1, -1):
+        chunk, listed = chunks[k], False
         if AUTHOR_START.match(chunk):
             return system  # "Beginning with a large stable of clues, we identify ...": the authors'
-        words = DETERMINERS.sub("", DETERMINERS.sub("", chunk)).split()
+        if LIST_END.match(chunk):
+            # three items or more ("A, B, and C"); "Arguments raged, and it …" joins two clauses
+            whole, last = ", ".join(chunks[: k + 1]), LIST_END.sub("", chunk)
+            listed = k >= 2 and len(whole.split()) <= 10 and not NOUNLESS.match(last.split()[0])
+            chunk = whole if listed else last
+        phrase = DETERMINERS.sub("", DETERMINERS.sub("", PREPOSITION_LEAD.sub("", chunk)))
+        words = (TRAILING_ADVERB.sub("", phrase) if " " in phrase else phrase).split()
         if words and not all(NOUNLESS.match(w) for w in words) and len(words) <= 10 and not re.search(r"[()]", chunk):
             # "the expected count of (x, y)"; with no verb found, the head ran to the sentence's end: not its full stop
-            return DANGLING.sub("", " ".join(words[-8:])).strip(" ;:" if m else " ;:.") or system
+            return DANGLING.sub("", " ".join(words if listed else words[-8:])).strip(" ;:" if m else " ;:.") or system
     return system
 
 
@@ -399,7 +424,9 @@ QUESTION = re.compile(r"^(?:what|how|why|which|who|when|where|whether|does|do|di
 FOLD_MAX = 3  # sentences one fact may fold together
 DEMONSTRATIVE = re.compile(r"^(?:this|these|that|those)\s", re.I)
 # An aside between the noun and its verb: "This assignment, however, is …", "these methods, although polynomial, are …"
-ASIDE = re.compile(r",\s*(?:however|therefore|thus|though|in turn|of course|too|then|(?:although|though|while)\s[^,;]{1,60}),\s*", re.I)
+ASIDE = re.compile(r",\s*(?:however|therefore|thus|though|in turn|of course|too|then|for example|for instance|e\.g\.|"
+                   r"on the other hand|in particular|in contrast|in fact|in practice|in general|moreover|furthermore|"
+                   r"(?:although|though|while)\s[^,;]{1,60}),\s*", re.I)
 
 
 def _subject(statement: str, spans: list[tuple[str, str]], previous: str, system: str) -> str:

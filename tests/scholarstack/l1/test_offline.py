@@ -239,6 +239,33 @@ def test_a_subject_is_the_main_clauses_not_a_lead_phrase_a_subordinate_or_a_rela
     assert {text: find_subject(text, system) for text in cases} == cases
 
 
+def test_the_subject_is_a_whole_noun_phrase_not_a_piece_of_the_clause():
+    from scholarstack.l1.offline import _subject
+
+    system = "our tagger"
+    cases = {
+        # a list of three is the subject, not its last item
+        "Recall, precision, and alignment error rates on the test set are shown in Table 1.":
+            "Recall, precision, and alignment error rates on the test set",
+        # a verb the rules do not list, before its clause
+        "Simple inspection of the data reveals that product features usually contain more than one word.":
+            "Simple inspection of the data",
+        "The resulting condition guarantees that no items will be added.": "resulting condition",
+        # an adverb before the verb is no part of the subject
+        "The graph also shows that co-training performance levels out after 80 rounds.": "graph",
+        "Larger training sets generally give smaller error.": "Larger training sets",
+        "This understanding not only is useful in its own right.": "understanding",
+        # a prepositional phrase before the noun, an aside after it
+        "For example, with precision loss the time complexity is cubic.": "time complexity",
+        "Corpus 1, for example, contains 17 definite descriptions.": "Corpus 1",
+        # the authors speak in the main clause after a lead-in
+        "To evaluate the model, we conducted five experiments, each differing from the previous one in one aspect.": system,
+        # two clauses joined by "and" are no list
+        "The tagger is fast, and it uses little memory.": "tagger",
+    }
+    assert {text: _subject(text, [], "TnT", system) for text in cases} == cases
+
+
 def test_a_demonstrative_names_its_own_noun_or_points_back():
     from scholarstack.l1.offline import _subject
 
