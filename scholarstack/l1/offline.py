@@ -29,7 +29,9 @@ TYPE_CUES: list[tuple[FactType, re.Pattern]] = [
         r"unfortunately|is restricted to|are restricted to|future work|remains? (?:an )?open|does not (?:scale|generalize|work)|"
         r"is (?:too )?(?:expensive|costly|slow)|suffers? from|problematic)\b", re.I)),
     (FactType.hypothesis, re.compile(
-        r"\b(we hypothesi[sz]e|hypothesis|we conjecture|we expect|we suspect|we believe|we speculate|"
+        # a hypothesis stated, not MT's or entailment's ("a translation hypothesis", "text and hypothesis")
+        r"\b(we hypothesi[sz]ed?|hypothesis (?:is|was) that|(?:confirm|support|test|reject|verif|explor)\w*\s+"
+        r"(?:the|our|this|a|an) hypothesis|(?:our|this|these|working|main) hypothes[ie]s|hypothesis\s+\d|we conjecture|we expect|we suspect|we believe|we speculate|"
         r"it is (?:possible|likely) that|presumably|we predict)\b", re.I)),
     (FactType.finding, re.compile(
         r"\b(achiev\w*|outperform\w*|improv\w*|results? (?:show|indicate|suggest)\w*|accuracy|precision|recall|"
@@ -139,11 +141,21 @@ POINTED_AT = re.compile(r"^[^,;:%]+?\s+(?:is|are|was|were)\s+(?:summari[sz]ed|sh
                         r"(?:sections?|sect\.|tables?|figures?|fig\.|appendix)\s*[\dA-Z](?:[\d.]*\d)?\s*(?:below|above)?\s*\.?$", re.I)
 
 
-# A theoretical word used of a procedure or a measured ceiling: "trained until convergence", "a
-# convergence threshold", "an upper bound on the performance of any system" state no theoretical result.
+# A theoretical word used of a procedure, a measured ceiling or a tool: "trained until convergence", "a
+# convergence threshold", "an upper bound on the performance of any system", "the word's lemma" state no
+# theoretical result.
 NOT_THEORY = re.compile(r"\buntil\s+(?:\w+\s+){0,3}?(?:convergence|converges?|converged)\b|"
                         r"\bconvergence\s+(?:criterion|criteria|threshold)\b|"
-                        r"\b(?:upper|lower) bound (?:on|for|of) (?:the )?(?:\w+ )?(?:performance|accuracy|score|agreement)\b", re.I)
+                        # how fast it converged, measured: "a much more rapid convergence", "converge faster than …"
+                        r"\b(?:rapid|fast|faster|quick|quicker|slow|slower)\s+convergence\b|\brate of convergence\b|\breach convergence\b|"
+                        r"\bconverge[sd]?\s+(?:much\s+)?(?:faster|slower|quickly|more quickly|rapidly)\b|\bcentral limit theorem\b|"
+                        r"\b(?:upper|lower) bound (?:on|for|of) (?:the )?(?:\w+ )?(?:performance|accuracy|score|agreement)\b|"
+                        # a ceiling people measured: "human performance as an upper bound", "the upper bound (UB) is 71%"
+                        r"\b(?:human|oracle|expert|inter-annotator)\b[^.;]{0,60}?\bupper bound\b|"
+                        r"\bupper bound\b[^.;]{0,40}?(?:\b(?:human|oracle|expert|inter-annotator|agreement)\b|\d%)|"
+                        # a word's lemma, a theorem prover, Bayes' theorem used: no result of the paper's
+                        r"\blemmas?\b(?![\s~]*\d)|\btheorem[\s-]+prov\w*|\bBayes\W{0,2}\s*(?:theorem|rule)\b|"
+                        r"\b(?:no|(?:do|does|did|can|could)(?:n't| not)(?: necessarily)?)\s+guarantee", re.I)
 
 
 def classify(text: str, in_abstract: bool = False, any_verb: bool = False) -> FactType | None:

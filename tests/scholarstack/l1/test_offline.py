@@ -14,6 +14,15 @@ def test_types_from_cues():
     assert classify("We train the transition model until it reaches convergence on a heldout set.") == FactType.method_description
     assert classify("This procedure is iterated until convergence or a maximum of twenty iterations.") is None
     assert classify("The EM algorithm is guaranteed to converge to a local maximum of the likelihood.") == FactType.theoretical_result
+    assert classify("By Lemma 3, the relaxation is tight for every instance of the problem.") == FactType.theoretical_result
+    # a word's lemma, a theorem prover or a human ceiling states no theoretical result of the paper
+    assert classify("Smoothing over the inflected forms of the same lemma enables the translation.") is None
+    assert classify("The theorem prover provides us with two features for entailment.") is None
+    assert classify("In subjective tasks it is common to consider human performance as an upper bound.") is None
+    # MT's hypotheses are no hypotheses; a hypothesis stated or tested is one
+    assert classify("The beam search decoder starts with an empty hypothesis and extends it.") is None
+    assert classify("These results support the hypothesis that syntax helps rare words.") == FactType.hypothesis
+    assert classify("We hypothesized that larger contexts help rare words.") == FactType.hypothesis
     assert classify("Unfortunately, the method fails to handle unknown words in German text.") == FactType.limitation
     assert classify("TnT achieves 96.7% accuracy on the Penn Treebank test set.") == FactType.finding
     assert classify("We hypothesize that larger contexts help rare words.") == FactType.hypothesis
