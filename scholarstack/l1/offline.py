@@ -123,13 +123,18 @@ def clean_statement(text: str) -> str:
     return rest[:1].upper() + rest[1:] if first.replace("-", "").isalpha() and first.islower() else rest
 
 
-# "Table 2 shows the training and test corpus statistics", "In Section 3, we present the model": a
-# sentence that points at a part of the paper states nothing of its own (it stays citable). Not when
-# it goes on to say something: a value, "that", "how", a colon, or a judgement ("a high success ratio").
+# "Table 2 shows the training and test corpus statistics", "In Section 3, we present the model", "In this
+# section we describe our approach": a sentence that points at a part of the paper states nothing of its
+# own (it stays citable). Not when it goes on to say something: a value, "that", "how", a colon, or a
+# judgement ("a high success ratio").
 POINTER = re.compile(
-    r"^(?:(?:in|as (?:shown|seen) in)\s+)?(?:the\s+)?(?:sections?|sect\.|tables?|figures?|fig\.|appendix)\s*[\dA-Z](?:[\d.]*\d)?\s*,?\s+"
-    r"(?:we\s+)?(?:describes?|presents?|discuss(?:es)?|gives?|shows?|lists?|summari[sz]es?|contains?|reports?|introduces?|"
-    r"outlines?|provides?|displays?|illustrates?|details?|compares?|explains?)\b", re.I)
+    r"^(?:(?:(?:in|as (?:shown|seen) in)\s+)?(?:the\s+)?(?:sections?|sect\.|tables?|figures?|fig\.|appendix)\s*[\dA-Z](?:[\d.]*\d)?|"
+    # a roadmap: "In this section we describe …", "This section compares …", "In the next section, we present …"
+    r"(?:in\s+)?(?:this|the\s+(?:next|following|previous|last|remaining))\s+(?:sub)?(?:sections?|chapters?|parts?))\s*,?\s+"
+    r"(?:we\s+(?:will\s+|first\s+|now\s+|then\s+)?)?(?:describes?|presents?|discuss(?:es)?|gives?|shows?|lists?|summari[sz]es?|"
+    r"contains?|reports?|introduces?|outlines?|provides?|displays?|illustrates?|details?|compares?|explains?|consider|"
+    r"explores?|examines?|investigates?|analy[sz]es?|evaluates?|reviews?|develops?|defines?|proposes?|focus(?:es)? on|"
+    r"turns? to|address(?:es)?)\b", re.I)
 SAYS_MORE = re.compile(r"\d(?:\.\d+)?\s*%|\b\d+\.\d+\b|\b(?:that|how|why|whether)\b|[:;]|\b(?:high|higher|highest|low|lower|lowest|"
                        r"better|best|worse|worst|significant(?:ly)?|substantial(?:ly)?|large|small|strong|consistent(?:ly)?|"
                        r"improve\w*|outperform\w*|superior|inferior)\b", re.I)
