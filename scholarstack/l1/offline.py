@@ -31,7 +31,8 @@ TYPE_CUES: list[tuple[FactType, re.Pattern]] = [
     (FactType.hypothesis, re.compile(
         # a hypothesis stated, not MT's or entailment's ("a translation hypothesis", "text and hypothesis")
         r"\b(we hypothesi[sz]ed?|hypothesis (?:is|was) that|(?:confirm|support|test|reject|verif|explor)\w*\s+"
-        r"(?:the|our|this|a|an) hypothesis|(?:our|this|these|working|main) hypothes[ie]s|hypothesis\s+\d|we conjecture|we expect|we suspect|we believe|we speculate|"
+        r"(?:the|our|this|a|an) hypothesis|(?:our|this|these|working|main) hypothes[ie]s|hypothesis\s+\d|"
+        r"we conjecture|we expect|we suspect|we believe|we speculate|"
         r"it is (?:possible|likely) that|presumably|we predict)\b", re.I)),
     (FactType.finding, re.compile(
         r"\b(achiev\w*|outperform\w*|improv\w*|results? (?:show|indicate|suggest)\w*|accuracy|precision|recall|"
