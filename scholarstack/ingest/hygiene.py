@@ -48,15 +48,20 @@ GLUED_WORD = re.compile(r"(?<![A-Za-z0-9_.@/])(the|of|and|in|for|with|from|to|on
                         r"(?=[A-Z][A-Za-z0-9]*\b(?!\())")
 # A typographic apostrophe or quote the text's encoding turned into "?" ("the writer?s choice", "a
 # ?clustering solution?"): a question mark is never written between two letters, nor right before one.
-LOST_APOSTROPHE = re.compile(r"(?<=[A-Za-z])\?(?=(?:s|ll|re|ve)\b)|(?<=n)\?(?=t\b)")
+LOST_APOSTROPHE = re.compile(r"(?<=[A-Za-z])\?(?=(?:s|ll|re|ve)\b)|(?<=n)\?(?=t\b)|(?<=\bI)\?(?=m\b)")
 LOST_QUOTES = re.compile(r"(?<![\w?])\?(?=[A-Za-z])([^?]{1,60}?[\w.,!])\?(?!\w)")
+# An en dash lost the same way: between two capitalised words ("Chinese?English", "English?German
+# systems") or in a rising range of numbers ("TREC 8?13"; not "10?6", an exponent's minus).
+LOST_DASH = re.compile(r"(?<=[a-z]{2})\?(?=[A-Z][a-z]{2,}\b)")
+LOST_RANGE = re.compile(r"(?<![\w.^?])(\d{1,4})\?(\d{1,4})(?![\w.?])")
 LIGATURES = {"ﬀ": "ff", "ﬁ": "fi", "ﬂ": "fl", "ﬃ": "ffi", "ﬄ": "ffl", "ﬅ": "st", "ﬆ": "st"}
 
 
 def repair(text: str) -> str:
     """What extraction broke and can be restored without guessing: HTML entities (`&#8212;`),
     ligatures (`ﬁ`), soft hyphens and zero-width characters, compatibility forms (NFKC), a function
-    word glued to a capitalised word (`theL1`), an apostrophe or quotes lost to "?" (`writer?s`)."""
+    word glued to a capitalised word (`theL1`), an apostrophe, quotes or a dash lost to "?" (`writer?s`,
+    `Chinese?English`)."""
     if "&" in text:
         text = html.unescape(text)
     for lig, plain in LIGATURES.items():
@@ -65,6 +70,7 @@ def repair(text: str) -> str:
     text = GLUED_WORD.sub(r"\1 ", text)
     if "?" in text:
         text = LOST_QUOTES.sub("\u201c\\1\u201d", LOST_APOSTROPHE.sub("\u2019", text))
+        text = LOST_RANGE.sub(lambda m: f"{m[1]}\u2013{m[2]}" if int(m[1]) < int(m[2]) else m[0], LOST_DASH.sub("\u2013", text))
     return " ".join(unicodedata.normalize("NFKC", text).split())
 
 

@@ -437,7 +437,9 @@ POINTS_BACK = re.compile(r"^(?:(?:this|that)\s+(?:is|was|has|had|can|could|may|m
 # A sentence the reader cut before its end: at an abbreviation's point ("Rooth et al." | "(1999) and …"),
 # a quote lost to "?" ("a ?clustering solution?" | "instead of …"), or with no full stop at all.
 CUT_OFF = re.compile(r"(?:\b(?:et al|e\.g|i\.e|cf|vs|Fig|Eq|Sec|resp)\.|[^.!?\"”'\s]|[^.!?\s][\"”']|\?)\s*$")
-QUESTION = re.compile(r"^(?:what|how|why|which|who|when|where|whether|does|do|did|is|are|was|were|can|could|should|would|will|"
+# A question, also after a conjunction or a lead phrase ("So which …?", "And, at the other extreme, what …?")
+QUESTION = re.compile(r"^(?:(?:so|and|but|then|now|yet|thus|hence),?\s+)?(?:[^,?]{1,60},\s+)?"
+                      r"(?:what|how|why|which|who|when|where|whether|does|do|did|is|are|was|were|can|could|should|would|will|"
                       r"has|have)\b[^?]*\?$", re.I)
 FOLD_MAX = 3  # sentences one fact may fold together
 DEMONSTRATIVE = re.compile(r"^(?:this|these|that|those)\s", re.I)

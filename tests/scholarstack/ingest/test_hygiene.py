@@ -47,10 +47,12 @@ def test_repair_restores_what_extraction_broke():
     assert repair("92.15% accuracy on theL1 data, translated toEnglish (shown inFigure 2)") == \
         "92.15% accuracy on the L1 data, translated to English (shown in Figure 2)"
     assert repair("isEmpty and toString() in OntoNotes, http://x.org/theA") == "isEmpty and toString() in OntoNotes, http://x.org/theA"
-    # An apostrophe or quotes the encoding turned into "?"; a real question, a lone "?" and a dash stay.
+    # An apostrophe, quotes or a dash the encoding turned into "?"; a real question, a lone "?", a lost
+    # letter, a formula and an exponent's minus stay.
     assert repair("the writer?s preposition doesn?t differ from a ?clustering solution? here") == \
         "the writer’s preposition doesn’t differ from a “clustering solution” here"
-    for kept in ("Is it good? Yes, it is?", "p(z | ?) and p(?", "for French?English", "Hajic?, 1998"):
+    assert repair("I?m sure the French?English systems of TREC 8?13 differ") == "I’m sure the French–English systems of TREC 8–13 differ"
+    for kept in ("Is it good? Yes, it is?", "p(z | ?) and p(?", "Hajic?, 1998", "Nie?en et al", "smaller than 10?6", "wi?1i?k+1"):
         assert repair(kept) == kept
 
 

@@ -353,3 +353,15 @@ def test_a_sentence_that_says_something_of_the_one_before_is_folded_into_its_fac
     both = facts[("P:15", "P:16")]
     assert both.statement == "Brown and Lee tag learner text with a large lexicon. They report 80% precision on news text."
     assert both.verification.value == "passed" and [q.value for q in both.quantities] == [80.0] and len(facts) == 9
+
+
+def test_a_question_after_a_conjunction_or_a_lead_phrase_is_still_a_question():
+    from scholarstack.l1.offline import QUESTION
+
+    for question in ("So which version of BLEU should we use?",
+                     "And, at the other extreme, what about a corpus which contains the words look and book?",
+                     "In this case, how should the model weigh them?"):
+        assert QUESTION.match(question), question
+    for statement in ("We performed experiments on the Prague Dependency Treebank (Hajic?, 1998).",
+                      "The tagger is fast on unknown words."):
+        assert not QUESTION.match(statement), statement
