@@ -130,6 +130,11 @@ class BiLstm:
                 np.stack([w[f"lstm.weight_hh_{k}"][order].T for k in keys])))  # (2, hidden, 4 hidden)
         self.out_w, self.out_b = w["out.weight"].T, w["out.bias"]
 
+    @property
+    def projection_width(self) -> int:
+        """The width of `project`'s rows (both directions' four gates)."""
+        return self.layers[0][1].shape[0]
+
     def project(self, rows: np.ndarray) -> np.ndarray:
         """The first layer's input projection of each input row: a word's is the same wherever it stands."""
         w_ih, bias, _ = self.layers[0]
@@ -247,7 +252,7 @@ class MentionTagger:
         # Each word's first-layer input projection, a row of `_table` (row 0: padding): a word's is the
         # same wherever it stands, papers repeat their words, and it is half the network's work.
         self._index: dict[str, int] = {}
-        self._table = np.zeros((1, self.net.layers[0][1].shape[0]), np.float32)
+        self._table = np.zeros((1, self.net.projection_width), np.float32)
         self._rows = 1
 
     def _inputs(self, rows: list[tuple[str, ...]]) -> np.ndarray:
