@@ -197,12 +197,12 @@ def classify(text: str, in_abstract: bool = False, any_verb: bool = False) -> Fa
 DISCOURSE = re.compile(r"^(?:(?:in addition|additionally|furthermore|moreover|however|nevertheless|finally|thus|therefore|"
                        r"also|first|second|third|then|overall|in summary|in particular|in contrast|as a result|"
                        r"consequently|similarly|indeed|to this end|for example|for instance|note that|recall that|but|"
-                       r"in general|in fact|in practice|in short|of course|in turn|that is),?\s+|"
+                       r"in general|in fact|in practice|in short|of course|in turn|that is|next|here|now),?\s+|"
                        # these only with their comma: "Instead of …", "Yet another …" start a subject
                        r"(?:besides|hence|accordingly|likewise|nonetheless|notably|importantly|interestingly|surprisingly|"
                        r"unfortunately|fortunately|clearly|again|instead|meanwhile|on the other hand|in other words|"
                        r"for this reason|as expected|not surprisingly|yet|still|so|first of all|more precisely|"
-                       r"more \w+ly|specifically|put another way|as a consequence),\s+)+", re.I)
+                       r"more \w+ly|specifically|put another way|as a consequence|below|above),\s+)+", re.I)
 NAME_RE = re.compile(r"\b([A-Z][a-z]*[A-Z][A-Za-z0-9\-']*|[A-Z]{2,}[a-z]?s?)\b")
 NOUNLESS = re.compile(r"^(?:\w+ly|it|they|this|we|there|which|that|these|those|such|both|one|some|all|not|only|also)$", re.I)
 
