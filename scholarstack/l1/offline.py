@@ -164,6 +164,17 @@ NOT_THEORY = re.compile(r"\buntil\s+(?:\w+\s+){0,3}?(?:convergence|converges?|co
                         r"\b(?:no|(?:do|does|did|can|could)(?:n't| not)(?: necessarily)?)\s+guarantee", re.I)
 
 
+# What the authors did ("we used WordNet as …", "we train and test only on …"), which a finding's cue
+# word ("BLEU", "accuracy", "requires") does not make a finding unless an outcome is stated with it.
+PROCEDURE = re.compile(r"\bwe\s+(?:also\s+|then\s+|first\s+|simply\s+|have\s+|had\s+)?(?:use|used|ran|run|apply|applied|train|"
+                       r"trained|take|took|taken|test|tested|compute|computed|collect|collected|examine|examined|evaluate|"
+                       r"evaluated|perform|performed|employ|employed|adopt|adopted|built|build|implement|implemented|extract|"
+                       r"extracted|select|selected|set|define|defined|consider|considered|follow|followed|treat|treated|"
+                       r"compare|compared|conduct|conducted|create|created|choose|chose|randomly)\b", re.I)
+OUTCOME = re.compile(r"\d(?:\.\d+)?\s*%|\b\d+\.\d+\b|\b(?:better|worse|higher|lower|outperform\w*|improv\w*|significant\w*|best|"
+                     r"increase[sd]?|decrease[sd]?|reduc\w+|found|find|show\w*|observe[ds]?|good|poor|effective|accurate)\b", re.I)
+
+
 def classify(text: str, in_abstract: bool = False, any_verb: bool = False) -> FactType | None:
     """The fact type a sentence states, by cues; None when it states nothing reusable. An abstract
     is the paper's own summary of its claims: there a sentence without a cue is a finding. With
@@ -184,6 +195,8 @@ def classify(text: str, in_abstract: bool = False, any_verb: bool = False) -> Fa
         if pattern.search(text):
             if ftype == FactType.finding and HEDGE_RE.search(text) and not NUMBER_RE.search(text):
                 return FactType.hypothesis
+            if ftype == FactType.finding and PROCEDURE.search(text) and not OUTCOME.search(text):
+                return FactType.method_description  # "We computed BLEU-N for N = 1..4": what was done, no result
             return ftype
     if not in_abstract:
         return None

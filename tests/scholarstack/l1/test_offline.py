@@ -27,6 +27,10 @@ def test_types_from_cues():
     assert classify("TnT achieves 96.7% accuracy on the Penn Treebank test set.") == FactType.finding
     assert classify("We hypothesize that larger contexts help rare words.") == FactType.hypothesis
     assert classify("We use second order Markov models for tagging text.") == FactType.method_description
+    # what the authors did is a method, whatever finding word it names, unless it states an outcome
+    assert classify("We computed BLEU-N for N = 1..4, using BLEU-4 as our main score.") == FactType.method_description
+    assert classify("We used WordNet to induce an approximation of a lexical knowledge base.") == FactType.method_description
+    assert classify("We used WordNet and improved accuracy by 2% on the test set.") == FactType.finding
     assert classify("The corpus contains newspaper text from two years.") == FactType.dataset_description
     assert classify("Thanks.") is None
     assert classify("93.9 94.3 94.0 94.7 95.9 95.9 Table 2 results 12 13") is None
