@@ -38,7 +38,11 @@ MATH_CHARS = set("=+−*/^_<>∑∏√≤≥∈∀∃λαβγδθσμπ|∧∨¬
 REFERENCE_RE = re.compile(
     r"^(?:\[\d+\]\s*)?[A-Z][A-Za-z'\-]+,\s+(?:[A-Z]\.\s*)+.*\b(?:19|20)\d\d\b"
     r"|\bIn Proceedings of\b.*\b(?:19|20)\d\d\b|\bpp\.\s*\d+\s*[-–]\s*\d+"
-    r"|^[A-Z][A-Za-z'\-]+,?\s+(?:[A-Z][a-z]+\s+)?(?:and\s+[A-Z][A-Za-z'\-]+\s+)?\(?(?:19|20)\d\d[a-z]?\)?\.\s+[A-Z]",
+    r"|^[A-Z][A-Za-z'\-]+,?\s+(?:[A-Z][a-z]+\s+)?(?:and\s+[A-Z][A-Za-z'\-]+\s+)?\(?(?:19|20)\d\d[a-z]?\)?\.\s+[A-Z]"
+    # pieces of an entry the sentence splitter cut apart: "In Proceedings of the …", "…, in proceedings
+    # of the 15th …", "Technical Report RC 16374 …", "F. Jelinek: A fast sequential …", "… Research, vol."
+    r"|^(?:In\s+)?(?:The\s+)?Proceedings\b|,\s*[Ii]n\s+[Pp]roceedings\s+of\b|^Technical Report\b|^[A-Z]\.\s*[A-Z][a-z]+:\s+[A-Z]"
+    r"|^In\s+[A-Z][^.]{0,80}\b(?:Workshop|Conference|Symposium)\b.*\(pp\.\s*$|,\s*(?:vol|pp)\.\s*$",
 )
 REFERENCES_SECTION = re.compile(r"^\s*(?:\d+\.?\s*)?(?:references|bibliography|works cited)\s*$", re.I)
 # A function word the PDF reader glued to the next word ("theL1", "toEnglish", "inFigure"): prose never

@@ -28,6 +28,12 @@ from scholarstack.ingest.records import PaperRecord, Section, to_source_map
     ("PG(ti|wi, θ) = PG(ti|θ) × Π P(wj|tj) / Z", "equation"),
     ("Gale, W., K. Church, and D. Yarowsky, \"One Sense Per Discourse,\" Proceedings of the DARPA Workshop, 1992.", "reference"),
     ("Hearst, M. 1992.", "reference"),
+    # an entry the sentence splitter cut apart (A00-*, C94-* reference lists run into the text)
+    ("F. Jelinek: A fast sequential decoding algorithm using a stack, IBM Journal of Research and Development, vol.", "reference"),
+    ("In Proceedings of the Twelfth National Conference on Artificial Intelligence (pp.", "reference"),
+    ("Disambiguating Noun Groupings with Respect to WordNet Senses, in Proceedings of the Third Workshop on Very Large Corpora.",
+     "reference"),
+    ("Tellingly, in the entire proceedings of ACL 2010, only one paper cited the use of MIRA for tuning.", "prose"),
     ("N{)l;e that in an LTAG, I;here is no distinction betw{:en lexicon nnd grammar.", "garbled"),
     ("(liven this variat ion, in a text retrieval eonl.ext, the l)rol)lems arc (i) i (Mttifying ;cures, and (ii) t,o ch,s-- ter", "garbled"),
     ("Morphological disambiguation", "heading"),
