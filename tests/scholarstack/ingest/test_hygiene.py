@@ -58,6 +58,10 @@ def test_repair_restores_what_extraction_broke():
     assert repair("the writer?s preposition doesn?t differ from a ?clustering solution? here") == \
         "the writer’s preposition doesn’t differ from a “clustering solution” here"
     assert repair("I?m sure the French?English systems of TREC 8?13 differ") == "I’m sure the French–English systems of TREC 8–13 differ"
+    # a connective split in two is one word; two words that only look like one stay
+    assert repair("How ever, it is slow, al though there fore small, be cause of search.") == \
+        "However, it is slow, although therefore small, because of search."
+    assert repair("There are more over fifty; it was with the cause.") == "There are more over fifty; it was with the cause."
     for kept in ("Is it good? Yes, it is?", "p(z | ?) and p(?", "Hajic?, 1998", "Nie?en et al", "smaller than 10?6", "wi?1i?k+1"):
         assert repair(kept) == kept
 
