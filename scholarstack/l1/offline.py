@@ -132,7 +132,7 @@ POINTER = re.compile(
     r"^(?:(?:(?:in|as (?:shown|seen) in)\s+)?(?:the\s+)?(?:sections?|sect\.|tables?|figures?|fig\.|appendix)\s*[\dA-Z](?:[\d.]*\d)?|"
     # a roadmap: "In this section we describe …", "This section compares …", "In the next section, we present …"
     r"(?:in\s+)?(?:this|the\s+(?:next|following|previous|last|remaining))\s+(?:sub)?(?:sections?|chapters?|parts?))\s*,?\s+"
-    r"(?:we\s+(?:will\s+|first\s+|now\s+|then\s+)?)?(?:describes?|presents?|discuss(?:es)?|gives?|shows?|lists?|summari[sz]es?|"
+    r"(?:we\s+)?(?:(?:will|first|now|then|briefly|also)\s+)?(?:describes?|presents?|discuss(?:es)?|gives?|shows?|lists?|summari[sz]es?|"
     r"contains?|reports?|introduces?|outlines?|provides?|displays?|illustrates?|details?|compares?|explains?|consider|"
     r"explores?|examines?|investigates?|analy[sz]es?|evaluates?|reviews?|develops?|defines?|proposes?|focus(?:es)? on|"
     r"turns? to|address(?:es)?)\b", re.I)
@@ -384,7 +384,7 @@ def tagged_subject(text: str, spans: list[tuple[str, str]]) -> str | None:
     head = text[: m.start()] if (m := VERB_RE.search(text)) else text
     for surface, etype in spans:
         if etype in ("Method", "Material", "Task") and surface in head and not AUTHOR_START.match(surface):
-            return surface
+            return TRAILING_ADVERB.sub("", surface) or surface  # "CorMet dynamically obtains …": "CorMet"
     return None
 
 

@@ -41,6 +41,7 @@ def test_a_sentence_pointing_at_a_table_or_section_is_no_fact_unless_it_says_som
                     "In Section 3, we present the semantic parsing model of WASP.",
                     "In this section we compare our Fast Tree Kernel approach with the Quadratic Tree Kernel algorithm.",
                     "This section describes the corpus we used for training the tagger.",
+                    "This section first introduces the learning system and then the classifiers of both phases.",
                     "Figure 6 shows the learning curve of the tagger, i.e., the accuracy depending on the amount of training data."):
         assert classify(pointer) is None, pointer
     for claim in ("Table 4 shows a high success ratio for the detection of coordinate structures.",
