@@ -54,15 +54,14 @@ GLUED_WORD = re.compile(r"(?<![A-Za-z0-9_.@/])(the|of|and|in|for|with|from|to|on
 # ?clustering solution?"): a question mark is never written between two letters, nor right before one.
 LOST_APOSTROPHE = re.compile(r"(?<=[A-Za-z])\?(?=(?:s|ll|re|ve)\b)|(?<=n)\?(?=t\b)|(?<=\bI)\?(?=m\b)")
 LOST_QUOTES = re.compile(r"(?<![\w?])\?(?=[A-Za-z])([^?]{1,60}?[\w.,!])\?(?!\w)")
-# An en dash lost the same way: between two capitalised words ("Chinese?English", "English?German
+# An en dash lost the same way: between a word and a capitalised word ("Chinese?English", "English?German
 # systems") or in a rising range of numbers ("TREC 8?13"; not "10?6", an exponent's minus).
 LOST_DASH = re.compile(r"(?<=[a-z]{2})\?(?=[A-Z][a-z]{2,}\b)")
 LOST_RANGE = re.compile(r"(?<![\w.^?])(\d{1,4})\?(\d{1,4})(?![\w.?])")
 # A connective the PDF reader split in two ("How ever,", "there fore", "al though"): both halves are
 # words, so join_split_words leaves them; these are never two words in prose.
-SPLIT_CONNECTIVE = re.compile(r"\b(how|there|al|be|never|with|what|when|where|other)[ ]"
-                              r"(ever|fore|though|cause|the less|out|as|wise)\b", re.I)
-CONNECTIVES = frozenset("however therefore although because nevertheless without whatever whenever whereas otherwise".split())
+SPLIT_CONNECTIVE = re.compile(r"\b(?:how ever|there fore|al though|be cause|never the less|with out|what ever|when ever|"
+                              r"where as|other wise)\b", re.I)
 LIGATURES = {"ﬀ": "ff", "ﬁ": "fi", "ﬂ": "fl", "ﬃ": "ffi", "ﬄ": "ffl", "ﬅ": "st", "ﬆ": "st"}
 
 
@@ -77,8 +76,7 @@ def repair(text: str) -> str:
         text = text.replace(lig, plain)
     text = text.replace("\u00ad", "").replace("\u200b", "").replace("\ufeff", "")
     text = GLUED_WORD.sub(r"\1 ", text)
-    text = SPLIT_CONNECTIVE.sub(lambda m: m[1] + m[2].replace(" ", "") if (m[1] + m[2].replace(" ", "")).lower() in CONNECTIVES
-                                else m[0], text)
+    text = SPLIT_CONNECTIVE.sub(lambda m: m[0].replace(" ", ""), text)
     if "?" in text:
         text = LOST_QUOTES.sub("\u201c\\1\u201d", LOST_APOSTROPHE.sub("\u2019", text))
         text = LOST_RANGE.sub(lambda m: f"{m[1]}\u2013{m[2]}" if int(m[1]) < int(m[2]) else m[0], LOST_DASH.sub("\u2013", text))

@@ -193,10 +193,11 @@ def classify(text: str, in_abstract: bool = False, any_verb: bool = False) -> Fa
         if ftype == FactType.theoretical_result and not pattern.search(NOT_THEORY.sub(" ", text)):
             continue
         if pattern.search(text):
-            if ftype == FactType.finding and HEDGE_RE.search(text) and not NUMBER_RE.search(text):
-                return FactType.hypothesis
-            if ftype == FactType.finding and PROCEDURE.search(text) and not OUTCOME.search(text):
-                return FactType.method_description  # "We computed BLEU-N for N = 1..4": what was done, no result
+            if ftype == FactType.finding:
+                if HEDGE_RE.search(text) and not NUMBER_RE.search(text):
+                    return FactType.hypothesis
+                if PROCEDURE.search(text) and not OUTCOME.search(text):
+                    return FactType.method_description  # "We computed BLEU-N for N = 1..4": what was done, no result
             return ftype
     if not in_abstract:
         return None
@@ -323,7 +324,7 @@ def find_subject(text: str, system: str) -> str:
             listed = k >= 2 and len(whole.split()) <= 10 and not NOUNLESS.match(last.split()[0])
             chunk = whole if listed else last
         phrase = DETERMINERS.sub("", DETERMINERS.sub("", PREPOSITION_LEAD.sub("", chunk)))
-        words = (TRAILING_ADVERB.sub("", phrase) if " " in phrase else phrase).split()
+        words = TRAILING_ADVERB.sub("", phrase).split()  # the adverb follows a word: a lone word stays
         if words and not all(NOUNLESS.match(w) for w in words) and len(words) <= 10 and not re.search(r"[()]", chunk):
             # "the expected count of (x, y)"; with no verb found, the head ran to the sentence's end: not its full stop
             return DANGLING.sub("", " ".join(words if listed else words[-8:])).strip(" ;:" if m else " ;:.") or system
@@ -384,7 +385,7 @@ def tagged_subject(text: str, spans: list[tuple[str, str]]) -> str | None:
     head = text[: m.start()] if (m := VERB_RE.search(text)) else text
     for surface, etype in spans:
         if etype in ("Method", "Material", "Task") and surface in head and not AUTHOR_START.match(surface):
-            return TRAILING_ADVERB.sub("", surface) or surface  # "CorMet dynamically obtains …": "CorMet"
+            return TRAILING_ADVERB.sub("", surface)  # "CorMet dynamically obtains …": "CorMet"
     return None
 
 
