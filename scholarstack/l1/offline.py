@@ -93,9 +93,11 @@ DETERMINERS = re.compile(r"^((?:each|all|some|most|many|one|none|both|either|nei
 REPORTING_FRAME = re.compile(
     r"^(?:(?:here|together|taken together|collectively|in this (?:paper|study|work|article)|finally|overall),?\s+)?"
     r"(?:we|our (?:results|data|findings|analys[ie]s|study|experiments|observations)|these (?:results|data|findings|observations)|"
-    r"this (?:study|paper|work|article)|(?:table|figure|fig\.)\s*\d+[a-z]?)\s+(?:(?:further|also|now|first|additionally|clearly)\s+)?"
+    r"this (?:study|paper|work|article)|(?:table|figure|fig\.)\s*\d+[a-z]?)\s+"
+    r"(?:(?:here|have|has|further|also|now|first|additionally|clearly)\s+){0,2}"
     r"(?:show(?:s|ed|n)?|demonstrate[sd]?|f(?:ou|i)nds?|found|report(?:s|ed)?|reveal(?:s|ed)?|establish(?:es|ed)?|"
-    r"confirm(?:s|ed)?|observe[sd]?|identif(?:y|ies|ied))\s+that\s+", re.I)
+    r"confirm(?:s|ed)?|observe[sd]?|identif(?:y|ies|ied)|conclude[sd]?|"
+    r"provided?s?\s+(?:(?:direct|strong|new|further|additional|compelling|the first)\s+)?evidence)\s+that\s+", re.I)
 
 
 # What the PDF reader put before a sentence: a footnote mark or page number ("5 Note that …", "2In a
@@ -114,14 +116,20 @@ def clean_statement(text: str) -> str:
     """The sentence as a statement: without what the PDF reader put before it (RUN_IN), citation
     markers or a reporting frame."""
     text = " ".join(CITATION_RE.sub("", RUN_IN.sub("", text)).split())
+    m = CONNECTIVE.match(text)
+    if m and len(text[m.end():].split()) >= 4:  # "Moreover, X", "However, X": the fact is X
+        text = _capitalised(text[m.end():])
     m = REPORTING_FRAME.match(text)
     rest = text[m.end():] if m else ""
     if len(rest.split()) < 5 or (re.match(r"(?:table|fig)", text, re.I) and re.match(r"(?:this|that|it|these|they)\b", rest, re.I)):
         return text  # "Table 6 shows that this is …": without its frame the pronoun would point at nothing
-    rest = re.sub(r",? and that ", " and ", rest)  # "we show that X and that Y": X and Y
-    first = rest.split()[0]
+    return _capitalised(re.sub(r",? and that ", " and ", rest))  # "we show that X and that Y": X and Y
+
+
+def _capitalised(text: str) -> str:
+    first = text.split()[0]
     # "well-formed" is capitalised; "iPSCs" keeps its case
-    return rest[:1].upper() + rest[1:] if first.replace("-", "").isalpha() and first.islower() else rest
+    return text[:1].upper() + text[1:] if first.replace("-", "").isalpha() and first.islower() else text
 
 
 # "Table 2 shows the training and test corpus statistics", "In Section 3, we present the model", "In this
@@ -208,15 +216,18 @@ def classify(text: str, in_abstract: bool = False, any_verb: bool = False) -> Fa
     return FactType.finding if any_verb and S_VERB.search(text) and not ABSTRACT_LABEL.match(text) else None
 
 
-DISCOURSE = re.compile(r"^(?:(?:in addition|additionally|furthermore|moreover|however|nevertheless|finally|thus|therefore|"
-                       r"also|first|second|third|then|overall|in summary|in particular|in contrast|as a result|"
-                       r"consequently|similarly|indeed|to this end|for example|for instance|note that|recall that|but|"
-                       r"in general|in fact|in practice|in short|of course|in turn|that is|next|here|now),?\s+|"
-                       # these only with their comma: "Instead of …", "Yet another …" start a subject
-                       r"(?:besides|hence|accordingly|likewise|nonetheless|notably|importantly|interestingly|surprisingly|"
-                       r"unfortunately|fortunately|clearly|again|instead|meanwhile|on the other hand|in other words|"
-                       r"for this reason|as expected|not surprisingly|yet|still|so|first of all|more precisely|"
-                       r"more \w+ly|specifically|put another way|as a consequence|below|above),\s+)+", re.I)
+_CONNECTIVES = (r"in addition|additionally|furthermore|moreover|however|nevertheless|finally|thus|therefore|"
+                r"also|first|second|third|then|overall|in summary|in particular|in contrast|as a result|"
+                r"consequently|similarly|indeed|to this end|for example|for instance|note that|recall that|but|"
+                r"in general|in fact|in practice|in short|of course|in turn|that is|next|here|now")
+# these only with their comma: "Instead of …", "Yet another …" start a subject
+_COMMA_CONNECTIVES = (r"besides|hence|accordingly|likewise|nonetheless|notably|importantly|interestingly|surprisingly|"
+                      r"unfortunately|fortunately|clearly|again|instead|meanwhile|on the other hand|in other words|"
+                      r"for this reason|as expected|not surprisingly|yet|still|so|first of all|more precisely|"
+                      r"more \w+ly|specifically|put another way|as a consequence|below|above|taken together|collectively")
+DISCOURSE = re.compile(rf"^(?:(?:{_CONNECTIVES}),?\s+|(?:{_COMMA_CONNECTIVES}),\s+)+", re.I)
+# A statement drops them only with their comma: "Overall accuracy is …", "Second language learners …" keep their word
+CONNECTIVE = re.compile(rf"^(?:(?:{_CONNECTIVES}|{_COMMA_CONNECTIVES}),\s+)+", re.I)
 NAME_RE = re.compile(r"\b([A-Z][a-z]*[A-Z][A-Za-z0-9\-']*|[A-Z]{2,}[a-z]?s?)\b")
 NOUNLESS = re.compile(r"^(?:\w+ly|it|they|this|we|there|which|that|these|those|such|both|one|some|all|not|only|also)$", re.I)
 

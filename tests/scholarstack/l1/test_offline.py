@@ -102,7 +102,7 @@ def test_extract_facts_grounds_each_fact():
     q = facts[0].quantities[0]
     assert (q.value, q.method, q.metric, q.dataset, q.delta) == (96.7, "TnT", "accuracy", "Penn Treebank", False)
     assert facts[0].verification == Verification.passed
-    assert facts[1].statement == "However, the tagger cannot handle unseen tags in German text."
+    assert facts[1].statement == "The tagger cannot handle unseen tags in German text."  # its connective left out
 
 
 def test_verification_catches_unfaithful_statements():
@@ -201,6 +201,24 @@ def test_a_reporting_frame_is_left_out_of_the_statement_but_a_hedge_is_kept():
     # a table or figure that shows it is a frame too: the fact names its own subject, and cites the sentence
     assert by_sid["P:5"].statement == "Global constraints are important for the elongation rate."
     assert by_sid["P:5"].subject == "Global constraints" and by_sid["P:5"].verification == Verification.passed
+
+
+def test_a_leading_connective_and_the_authors_evidence_frame_are_left_out_but_a_word_of_the_subject_stays():
+    sm = SourceMap(paper_key="P", title="MICAL proteins", sentences=[
+        Sentence(sid=0, text="MICAL proteins", section="title"),
+        Sentence(sid=1, text="Moreover, we provide evidence that reactive oxygen species are crucial for actin regulation.",
+                 section="abstract"),
+        Sentence(sid=2, text="However, MICAL2 remains constitutively active and affects stress fibers.", section="abstract"),
+        Sentence(sid=3, text="We conclude that MICAL1 is auto-inhibited by its coiled-coil region.", section="abstract"),
+        Sentence(sid=4, text="Overall accuracy is 96.7% on the held-out test set of the corpus.", section="Results"),
+        Sentence(sid=5, text="Notably, we have demonstrated that MICAL3 regulates stress fibers in HeLa cells.", section="Results")])
+    by_sid = {f.evidence[0]: f for f in extract_facts(sm)}
+    assert by_sid["P:1"].statement == "Reactive oxygen species are crucial for actin regulation."
+    assert by_sid["P:2"].statement == "MICAL2 remains constitutively active and affects stress fibers."
+    assert by_sid["P:3"].statement == "MICAL1 is auto-inhibited by its coiled-coil region."
+    assert by_sid["P:4"].statement.startswith("Overall accuracy is 96.7%")  # no comma: the word belongs to the subject
+    assert by_sid["P:5"].statement == "MICAL3 regulates stress fibers in HeLa cells."
+    assert all(f.verification == Verification.passed for f in by_sid.values())
 
 
 def test_a_footnote_mark_a_running_head_or_a_numbered_heading_the_pdf_reader_ran_in_is_left_out():
