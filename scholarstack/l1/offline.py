@@ -143,7 +143,15 @@ POINTER = re.compile(
     r"(?:we\s+)?(?:(?:will|first|now|then|briefly|also)\s+)?(?:describes?|presents?|discuss(?:es)?|gives?|shows?|lists?|summari[sz]es?|"
     r"contains?|reports?|introduces?|outlines?|provides?|displays?|illustrates?|details?|compares?|explains?|consider|"
     r"explores?|examines?|investigates?|analy[sz]es?|evaluates?|reviews?|develops?|defines?|proposes?|focus(?:es)? on|"
-    r"turns? to|address(?:es)?)\b", re.I)
+    r"turns? to|address(?:es)?|conclude[sd]?)\b", re.I)
+# The roadmap the other way round: "We present lattice MBR experiments in Section 7.", "Next we introduce a
+# variety of features in the next sections."; "…, as I will show in Section 6." and "We define X in terms of the
+# annotations described in Section 2." say something, and stay.
+POINTS_AHEAD = re.compile(
+    r"^(?:(?:next|then|first|finally|below|here|now|later),?\s+)?(?:we|I)\s+(?:(?:will|shall|then|also|briefly|first|further|now)\s+)*"
+    r"(?:describe|present|discuss|introduce|explain|give|show|outline|detail|address|return to|examine|consider|review|report|"
+    r"summari[sz]e|list|define|provide|propose)\b[^.;:]{0,100}?\b(?<!ed\s)(?:in|see)\s+(?:the\s+)?(?:(?:next|following|last|final|remaining)\s+)?"
+    r"(?:sub)?(?:sections?|sect\.|chapters?|appendix|§)\s*[\dA-Z]?[\d.]*(?:,?\s+(?:followed by|and)\s+[^.;]{0,60})?\s*\.?$", re.I)
 SAYS_MORE = re.compile(r"\d(?:\.\d+)?\s*%|\b\d+\.\d+\b|\b(?:that|how|why|whether)\b|[:;]|\b(?:high|higher|highest|low|lower|lowest|"
                        r"better|best|worse|worst|significant(?:ly)?|substantial(?:ly)?|large|small|strong|consistent(?:ly)?|"
                        r"improve\w*|outperform\w*|superior|inferior)\b", re.I)
@@ -195,7 +203,7 @@ def classify(text: str, in_abstract: bool = False, any_verb: bool = False) -> Fa
     numeric = sum(1 for w in words if any(ch.isdigit() for ch in w)) / len(words)
     if alpha < 0.55 or numeric > 0.35:  # formulas and flattened tables, not statements (results with statistics pass)
         return None
-    if (POINTER.match(text) and not SAYS_MORE.search(text)) or (POINTED_AT.match(text) and not re.search(r"\b\d+\.\d+\b", text)):
+    if ((POINTER.match(text) or POINTS_AHEAD.match(text)) and not SAYS_MORE.search(text)) or (POINTED_AT.match(text) and not re.search(r"\b\d+\.\d+\b", text)):
         return None
     for ftype, pattern in TYPE_CUES:
         if ftype == FactType.theoretical_result and not pattern.search(NOT_THEORY.sub(" ", text)):

@@ -42,8 +42,14 @@ def test_a_sentence_pointing_at_a_table_or_section_is_no_fact_unless_it_says_som
                     "In this section we compare our Fast Tree Kernel approach with the Quadratic Tree Kernel algorithm.",
                     "This section describes the corpus we used for training the tagger.",
                     "This section first introduces the learning system and then the classifiers of both phases.",
-                    "Figure 6 shows the learning curve of the tagger, i.e., the accuracy depending on the amount of training data."):
+                    "Figure 6 shows the learning curve of the tagger, i.e., the accuracy depending on the amount of training data.",
+                    "Section 6 concludes with a summary and discussion of future work.",
+                    "We present lattice MBR experiments in Section 7.",
+                    "Next we present experimental results in §4, followed by related work in §5."):
         assert classify(pointer) is None, pointer
+    for claim in ("Although simple, this strategy is able to improve the polarity detection, as we show in Section 4.",
+                  "We define the gold standard used to train the system in terms of the manual annotations described in Section 2."):
+        assert classify(claim) is not None, claim
     for claim in ("Table 4 shows a high success ratio for the detection of coordinate structures.",
                   "Table 5 shows that our tagger outperforms the baseline on unknown words.",
                   "In the next section we show that these variables are Lagrange multipliers with a better bound.",
