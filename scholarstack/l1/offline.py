@@ -177,7 +177,15 @@ NOT_THEORY = re.compile(r"\buntil\s+(?:\w+\s+){0,3}?(?:convergence|converges?|co
                         r"\bupper bound\b[^.;]{0,40}?(?:\b(?:human|oracle|expert|inter-annotator|agreement)\b|\d%)|"
                         # a word's lemma, a theorem prover, Bayes' theorem used: no result of the paper's
                         r"\blemmas?\b(?![\s~]*\d)|\btheorem[\s-]+prov\w*|\bBayes\W{0,2}\s*(?:theorem|rule)\b|"
-                        r"\b(?:no|(?:do|does|did|can|could)(?:n't| not)(?: necessarily)?)\s+guarantee", re.I)
+                        # a guarantee denied: "cannot guarantee", "lack the EM algorithm's convergence guarantee"
+                        r"\b(?:no|(?:do|does|did|can|could)(?:n't| not)(?: necessarily)?|cannot|lacks?|lacking|without)\s+(?:\S+\s+){0,4}?guarantee|"
+                        # measured, not proven: "converge at different rates", "many more iterations to approach
+                        # convergence", "significantly lower than the upper bound", "the upper bound on training set size"
+                        r"\bconverge\w*\s+at\s+(?:different|a\s+\w+|the\s+same)\s+rates?\b|\b(?:approach|approaching|towards?)\s+convergence\b|"
+                        r"\b(?:than|below|above|near|close to|approach(?:es|ing)?)\s+the\s+(?:upper|lower)\s+bound\b|"
+                        r"\b(?:upper|lower) bound on (?:the )?(?:training|test|development|corpus|data)\s+(?:set\s+)?size\b|"
+                        # a figure of speech: "an increasing convergence of methods", "a convergence of views"
+                        r"\b(?:an?|increasing|growing)\s+convergence\s+of\b", re.I)
 
 
 # What the authors did ("we used WordNet as …", "we train and test only on …"), which a finding's cue

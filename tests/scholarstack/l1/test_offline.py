@@ -19,6 +19,15 @@ def test_types_from_cues():
     assert classify("Smoothing over the inflected forms of the same lemma enables the translation.") is None
     assert classify("The theorem prover provides us with two features for entailment.") is None
     assert classify("In subjective tasks it is common to consider human performance as an upper bound.") is None
+    # a guarantee denied, a convergence or a bound measured, a figure of speech: no theoretical result either
+    assert classify("Without a heuristic function, even a hundred seconds per sentence cannot guarantee an error-free search.") \
+        == FactType.limitation
+    assert classify("The algorithms in Figure 1 and 2 will converge at different rates depending on the value for Q.") == FactType.finding
+    assert classify("The correlations were significantly lower than the upper bound for all three types of bigrams.") \
+        == FactType.finding
+    assert classify("One can observe an increasing convergence of methods for information extraction.") == FactType.finding
+    assert classify("The first condition guarantees that no item will be added before the conditional items.") \
+        == FactType.theoretical_result
     # MT's hypotheses are no hypotheses; a hypothesis stated or tested is one
     assert classify("The beam search decoder starts with an empty hypothesis and extends it.") is None
     assert classify("These results support the hypothesis that syntax helps rare words.") == FactType.hypothesis
