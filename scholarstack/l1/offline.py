@@ -490,6 +490,12 @@ ASIDE = re.compile(r",\s*(?:however|therefore|thus|though|in turn|of course|too|
                    r"(?:although|though|while)\s[^,;]{1,60}),\s*", re.I)
 
 
+# What a subject cut in the wrong place ends with ("Incremental Algorithm of", "reordering models such as"),
+# or is when the rules found no noun at all ("To", "as", "and")
+LOOSE_END = re.compile(r"(?:,?\s+(?:between|of|in|on|for|with|to|from|by|at|the|a|an|and|or|than|as|such as|that|which))+$", re.I)
+LONE_WORD = re.compile(r"^(?:to|as|and|or|an?|the|in|on|of|at|by|for|with|if|when|while|that|which|than|between|from)$", re.I)
+
+
 def _subject(statement: str, spans: list[tuple[str, str]], previous: str, system: str) -> str:
     bare = DISCOURSE.sub("", statement)
     if ANAPHOR.match(bare):
@@ -498,7 +504,11 @@ def _subject(statement: str, spans: list[tuple[str, str]], previous: str, system
         found = find_subject(ASIDE.sub(" ", bare), system)
         # "These strata reflect …": a verb the rules do not know lets the noun run on; the previous subject it was
         return found if len(found.split()) <= 4 else previous
-    return tagged_subject(statement, spans) or find_subject(ASIDE.sub(", ", statement), system)
+    found = tagged_subject(statement, spans) or find_subject(ASIDE.sub(", ", statement), system)
+    found = found if found.endswith(" so on") else LOOSE_END.sub("", found)  # "numerals and so on" ends where it should
+    found = re.sub(r"^(?:that|which)\s+", "", found, flags=re.I)
+    # no noun found ("To make the process efficient, we introduce …"): what the statements before were about
+    return previous if not found or (LONE_WORD.match(found) and not found.isupper()) else found
 
 
 def extract_facts(sm: SourceMap, run_id: str | None = None) -> list[Fact]:

@@ -312,6 +312,10 @@ def test_the_subject_is_a_whole_noun_phrase_not_a_piece_of_the_clause():
         "To evaluate the model, we conducted five experiments, each differing from the previous one in one aspect.": system,
         # two clauses joined by "and" are no list
         "The tagger is fast, and it uses little memory.": "tagger",
+        # a subject cut after a preposition or a conjunction ends before it; a lone function word is no subject
+        "Localized reordering models such as have no means of identifying a swap.": "Localized reordering models",
+        "Notice that the difference in Pk values between (15, 35) and (10, 40) is slightly larger.": "the difference in Pk values",
+        "And with improved inference for unsupervised models, Labeled LDA lends itself naturally to modeling.": "TnT",
     }
     assert {text: _subject(text, [], "TnT", system) for text in cases} == cases
 
