@@ -117,7 +117,9 @@ def clean_statement(text: str) -> str:
     markers or a reporting frame."""
     text = " ".join(CITATION_RE.sub("", RUN_IN.sub("", text)).split())
     m = CONNECTIVE.match(text)
-    if m and len(text[m.end():].split()) >= 4:  # "Moreover, X", "However, X": the fact is X
+    # "Moreover, X", "However, X": the fact is X ("Not surprisingly, X" keeps its words: a dropped "not" reads as a
+    # reversed polarity to the gate's verifier)
+    if m and len(text[m.end():].split()) >= 4 and not re.search(r"\bnot\b", m.group(0), re.I):
         text = _capitalised(text[m.end():])
     m = REPORTING_FRAME.match(text)
     rest = text[m.end():] if m else ""

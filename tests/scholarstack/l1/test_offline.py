@@ -226,13 +226,16 @@ def test_a_leading_connective_and_the_authors_evidence_frame_are_left_out_but_a_
         Sentence(sid=2, text="However, MICAL2 remains constitutively active and affects stress fibers.", section="abstract"),
         Sentence(sid=3, text="We conclude that MICAL1 is auto-inhibited by its coiled-coil region.", section="abstract"),
         Sentence(sid=4, text="Overall accuracy is 96.7% on the held-out test set of the corpus.", section="Results"),
-        Sentence(sid=5, text="Notably, we have demonstrated that MICAL3 regulates stress fibers in HeLa cells.", section="Results")])
+        Sentence(sid=5, text="Notably, we have demonstrated that MICAL3 regulates stress fibers in HeLa cells.", section="Results"),
+        Sentence(sid=6, text="Not surprisingly, corpus size and quality have a significant impact on expansion performance.",
+                 section="Results")])
     by_sid = {f.evidence[0]: f for f in extract_facts(sm)}
     assert by_sid["P:1"].statement == "Reactive oxygen species are crucial for actin regulation."
     assert by_sid["P:2"].statement == "MICAL2 remains constitutively active and affects stress fibers."
     assert by_sid["P:3"].statement == "MICAL1 is auto-inhibited by its coiled-coil region."
     assert by_sid["P:4"].statement.startswith("Overall accuracy is 96.7%")  # no comma: the word belongs to the subject
     assert by_sid["P:5"].statement == "MICAL3 regulates stress fibers in HeLa cells."
+    assert by_sid["P:6"].statement.startswith("Not surprisingly, corpus size")  # without "not" the gate would fail it
     assert all(f.verification == Verification.passed for f in by_sid.values())
 
 
