@@ -492,9 +492,9 @@ ASIDE = re.compile(r",\s*(?:however|therefore|thus|though|in turn|of course|too|
                    r"(?:although|though|while)\s[^,;]{1,60}),\s*", re.I)
 
 
-# What a subject cut in the wrong place ends with ("Incremental Algorithm of", "reordering models such as"),
-# or is when the rules found no noun at all ("To", "as", "and")
-LOOSE_END = re.compile(r"(?:,?\s+(?:between|of|in|on|for|with|to|from|by|at|the|a|an|and|or|than|as|such as|that|which))+$", re.I)
+# What a subject cut in the wrong place ends with ("Incremental Algorithm of", "reordering models such as"), in
+# lower case as results.DANGLING: "Model A" keeps its A; or is when the rules found no noun at all ("To", "as", "and")
+LOOSE_END = re.compile(r"(?:,?\s+(?:between|of|in|on|for|with|to|from|by|at|the|a|an|and|or|than|as|such as|that|which))+$")
 LONE_WORD = re.compile(r"^(?:to|as|and|or|an?|the|in|on|of|at|by|for|with|if|when|while|that|which|than|between|from)$", re.I)
 
 
