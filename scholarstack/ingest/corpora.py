@@ -104,6 +104,9 @@ def _scifact(doc: dict[str, Any], path: Path, n: int) -> PaperRecord:
     )
 
 
+DOC_PREFIX = re.compile(r"^document:\s*", re.I)  # how most SciREX titles open
+
+
 def _detokenize(words: list[str]) -> str:
     text = " ".join(words)
     return re.sub(r"([(\[]) ", r"\1", re.sub(r" ([,.;:%)\]'])", r"\1", text)).replace(" - ", "-")
@@ -116,20 +119,32 @@ def _scirex(doc: dict[str, Any], path: Path, n: int) -> PaperRecord:
     words, spans, parts = doc.get("words"), doc.get("sentences"), doc.get("sections")
     if not (isinstance(words, list) and isinstance(spans, list) and isinstance(parts, list) and parts):
         raise ValueError(f"doc {raw_id}: words, sentences and sections are required")
-    # sid = the sentence's index in the document: sentence 0 is the title (section 0), then the abstract.
+    # sid = the sentence's index in the document: sentence 0 is the title. Most SciREX docs prefix it
+    # "document:" and run the abstract on in the title's section, without a heading; the others give the
+    # abstract a section of its own, opened by its heading ("section: Abstract") as every later section is.
     sentences = [(i, _detokenize(words[a:b])) for i, (a, b) in enumerate(spans)]
-    sections = []
+    named: list[tuple[str, list[tuple[int, str]]]] = []
+    title = ""
     for j, (a, b) in enumerate(parts):
         inside = [(sid, t) for sid, t in sentences if a <= spans[sid][0] < b and t]
-        name = "title" if j == 0 else "abstract" if j == 1 else f"section {j}"
-        if inside and inside[0][1].lower().startswith("section:"):  # SciREX opens a section with its heading
-            name = inside[0][1].split(":", 1)[1].strip() if j > 1 else name
-            inside = inside[1:]
-        sections.append(Section(title=name, sentences=inside))
-    title = " ".join(t for _, t in sections[0].sentences)
+        heading = None
+        if inside and inside[0][1].lower().startswith("section:"):
+            heading, inside = inside[0][1].split(":", 1)[1].strip() or None, inside[1:]  # "section:" alone names none
+        if j == 0:
+            # "InfoGAN:" and "Interpretable Representation Learning by …" were split as two sentences
+            cut = 2 if len(inside) > 1 and inside[0][1].endswith(":") else 1
+            title = DOC_PREFIX.sub("", " ".join(t for _, t in inside[:cut]))
+            named.append(("abstract", inside[cut:]))
+            continue
+        name = heading or f"section {j}"
+        if name.lower() == "abstract" or (heading is None and j == 1 and not named[0][1]):
+            name = "abstract"
+        named.append((name, inside))
+    sections = [Section(title=name, sentences=inside) for name, inside in named if inside]
+    abstract = next((s for s in sections if s.title == "abstract"), None)
     return PaperRecord(paper_id=f"scirex-{safe_paper_id(raw_id)[:16]}", title=title, source_format="scirex_jsonl",
-                       source=f"{path}#{raw_id}", abstract=sections[1] if len(sections) > 1 and sections[1].sentences else None,
-                       sections=[s for s in sections[2:] if s.sentences], external_ids={"scirex": raw_id})
+                       source=f"{path}#{raw_id}", abstract=abstract, sections=[s for s in sections if s is not abstract],
+                       external_ids={"scirex": raw_id})
 
 
 def _reader(build: Callable[[dict[str, Any], Path, int], PaperRecord]):
