@@ -64,6 +64,19 @@ def specific(name: str) -> bool:
                             sum(w.lower() not in GENERIC for w in words) >= 1 and len(words) >= 2)
 
 
+# How authors introduce their method by name: "a model named X", "we propose X".
+NAMED_AS = re.compile(r"\b(?:called|named|dubbed|termed|coined)\s+(?:the\s+|an?\s+)?$", re.I)
+AUTHORS = re.compile(r"\b(?:we|our|this paper|this work)\b", re.I)
+PROPOSE = re.compile(r"\b(?:we|this paper|this work)\s+(?:\w+\s+)?(?:propose|present|introduce|develop|describe|design)[sd]?\b", re.I)
+# A name, not a description: "SGAN", "LiteFlowNet", "Stacked Generative Adversarial Networks"; not "generative
+# model", "ResNet-like architecture", nor a family of models ("RNN", "global GRU").
+WRITTEN_AS_NAME = re.compile(r"(?:[A-Z][a-z]*[A-Z]|[A-Z]{2,})")
+TITLE_CASE = re.compile(r"[A-Z][a-z]+(?:[\s\-]+[A-Z][a-z]+)+")
+FAMILY = re.compile(r"(?:[A-Z]?(?:RNN|CNN|DNN|NN|LSTM|GRU|GAN|VAE|SVM|CRF|HMM|MLP)s?|[A-Z]{2,3})")
+NOT_OURS = re.compile(r"\b(?:than|over|outperform\w*|compared?|baselines?|such as|like|using|uses?|to|with|based|from|of|"
+                      r"on|for|by|in|and|which|that)\b", re.I)
+
+
 @dataclass
 class PaperAnalysis:
     """What the learned models say about one paper."""
@@ -92,10 +105,35 @@ class PaperAnalysis:
             cands = [i for i, c in enumerate(self.clusters) if c.type == etype]
         return max(cands, key=lambda i: (self.clusters[i].salience, len(self.clusters[i].mentions)), default=None)
 
+    def introduced(self) -> list[int]:
+        """Method clusters the authors introduce by name in the title, abstract or first section ("we
+        propose a novel generative model named Stacked GANs (SGAN)", "we present SVMTool"), in
+        order; not a name the sentence compares with or builds on ("we present a model that
+        outperforms CRF", "we propose to use LSTMs")."""
+        out: list[int] = []
+        for si, (sent, toks, spans) in enumerate(zip(self.sentences, self.tokens, self.doc.spans)):
+            if self.doc.sections[si] > 2:
+                break
+            for a, b, t in spans:
+                before = sent.text[: toks[a][1]]
+                lead = list(PROPOSE.finditer(before))
+                # "a model named X" is theirs when they say so ("we propose …", "our …"), not "a system called FUNES"
+                named = (NAMED_AS.search(before) and AUTHORS.search(before)) or (
+                    lead and len(before[lead[-1].end():].split()) <= 8 and not NOT_OURS.search(before[lead[-1].end():]))
+                surface = sent.text[toks[a][1]: toks[b - 1][2]]
+                head = surface.split()[-1] if surface.split() else ""
+                name_like = (WRITTEN_AS_NAME.search(head) and not FAMILY.fullmatch(head)) or TITLE_CASE.fullmatch(surface)
+                if t == "Method" and named and name_like and (ci := self.cluster_of(si, a)) is not None:
+                    out.append(ci)
+        return list(dict.fromkeys(out))
+
     def own(self, title: str) -> tuple[str, int | None, int]:
         """The paper's own method: (name, its cluster or None, a sid that names it). A salient Method
         named in the title, else the title's name for the system, else the most salient specific Method."""
         low = title.lower()
+        head = title_head(title)  # "LiteFlowNet: A Lightweight ...": the title names it first
+        if head is None and (intro := self.introduced()):
+            return self.clusters[intro[0]].name, intro[0], self.first_sid(intro[0])
         named = [i for i in self.salient if self.clusters[i].type == "Method" and specific(self.clusters[i].name)
                  and any(len(s) > 1 and re.search(rf"\b{re.escape(s.lower())}\b", low) for s in self.clusters[i].surfaces)]
         if named:

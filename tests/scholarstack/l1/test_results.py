@@ -183,3 +183,25 @@ def test_a_name_the_tagger_ran_on_into_a_conjunction_or_a_dash_is_cut_back_and_a
     [fact] = [f for f in extract_facts(sm) if f.variant.startswith("r")]
     q = fact.quantities[0]
     assert q.metric == "UAS" and q.value == 0.24 and not q.task.endswith(" and") and not fact.statement.endswith(" and")
+
+
+def test_the_papers_own_method_is_the_one_its_authors_introduce_by_name():
+    from itertools import islice
+
+    from scholarstack.ingest.corpora import read_acl
+    from scholarstack.ingest.records import to_source_map
+    from scholarstack.l1.offline import SKIP_SECTIONS
+    from scholarstack.l1.results import analyse
+    from tests.conftest import need_shared
+
+    wanted = {"C00-1007": "FERGUS", "E06-1042": "TroFi", "C00-2136": "ExDIsco", "C92-2082": None}
+    path = need_shared("acl_scisummnet", "papers.jsonl.gz")
+    found = {}
+    for rec in islice(read_acl(path), 250):
+        if not isinstance(rec, tuple) and rec.paper_id in wanted:
+            sm = to_source_map(rec)
+            found[rec.paper_id] = analyse(sm, SKIP_SECTIONS.search).own(sm.title)[0]
+    # "In this paper, we present FERGUS (…)", "… an automatic discovery procedure, ExDIsCO, which …"
+    assert {k: found[k] for k in ("C00-1007", "E06-1042", "C00-2136")} == {k: wanted[k] for k in ("C00-1007", "E06-1042", "C00-2136")}
+    # Hearst's paper names "a system called FUNES" of Coates-Stephens': called, but not by its authors as theirs
+    assert found["C92-2082"] != "FUNES"
