@@ -69,7 +69,8 @@ NAMED_AS = re.compile(r"\b(?:called|named|dubbed|termed|coined)\s+(?:the\s+|an?\
 AUTHORS = re.compile(r"\b(?:we|our|this paper|this work)\b", re.I)
 PROPOSE = re.compile(r"\b(?:we|this paper|this work)\s+(?:\w+\s+)?(?:propose|present|introduce|develop|describe|design)[sd]?\b", re.I)
 # A name, not a description: "SGAN", "LiteFlowNet", "Stacked Generative Adversarial Networks"; not "generative
-# model", "ResNet-like architecture", nor a family of models ("RNN", "global GRU").
+# model", "ResNet-like architecture", nor a family of models ("RNN", "global GRU"); a bare two- or three-letter
+# acronym is more often a task or a family ("SR", "NER") than the authors' name for their method.
 WRITTEN_AS_NAME = re.compile(r"(?:[A-Z][a-z]*[A-Z]|[A-Z]{2,})")
 TITLE_CASE = re.compile(r"[A-Z][a-z]+(?:[\s\-]+[A-Z][a-z]+)+")
 FAMILY = re.compile(r"(?:[A-Z]?(?:RNN|CNN|DNN|NN|LSTM|GRU|GAN|VAE|SVM|CRF|HMM|MLP)s?|[A-Z]{2,3})")
@@ -115,6 +116,8 @@ class PaperAnalysis:
             if self.doc.sections[si] > 2:
                 break
             for a, b, t in spans:
+                if t != "Method":
+                    continue
                 before = sent.text[: toks[a][1]]
                 lead = list(PROPOSE.finditer(before))
                 # "a model named X" is theirs when they say so ("we propose …", "our …"), not "a system called FUNES"
@@ -123,13 +126,14 @@ class PaperAnalysis:
                 surface = sent.text[toks[a][1]: toks[b - 1][2]]
                 head = surface.split()[-1] if surface.split() else ""
                 name_like = (WRITTEN_AS_NAME.search(head) and not FAMILY.fullmatch(head)) or TITLE_CASE.fullmatch(surface)
-                if t == "Method" and named and name_like and (ci := self.cluster_of(si, a)) is not None:
+                if named and name_like and (ci := self.cluster_of(si, a)) is not None:
                     out.append(ci)
         return list(dict.fromkeys(out))
 
     def own(self, title: str) -> tuple[str, int | None, int]:
-        """The paper's own method: (name, its cluster or None, a sid that names it). A salient Method
-        named in the title, else the title's name for the system, else the most salient specific Method."""
+        """The paper's own method: (name, its cluster or None, a sid that names it). Unless the title opens
+        with a name, the Method its authors introduce by name; else a salient Method named in the title,
+        else the title's name for the system, else the most salient specific Method."""
         low = title.lower()
         head = title_head(title)  # "LiteFlowNet: A Lightweight ...": the title names it first
         if head is None and (intro := self.introduced()):
