@@ -106,12 +106,11 @@ class PaperAnalysis:
             cands = [i for i, c in enumerate(self.clusters) if c.type == etype]
         return max(cands, key=lambda i: (self.clusters[i].salience, len(self.clusters[i].mentions)), default=None)
 
-    def introduced(self) -> list[int]:
-        """Method clusters the authors introduce by name in the title, abstract or first section ("we
-        propose a novel generative model named Stacked GANs (SGAN)", "we present SVMTool"), in
-        order; not a name the sentence compares with or builds on ("we present a model that
-        outperforms CRF", "we propose to use LSTMs")."""
-        out: list[int] = []
+    def introduced(self) -> int | None:
+        """The first Method cluster the authors introduce by name in the title, abstract or first section
+        ("we propose a novel generative model named Stacked GANs (SGAN)", "we present SVMTool"); not a
+        name the sentence compares with or builds on ("we present a model that outperforms CRF", "we
+        propose to use LSTMs")."""
         for si, (sent, toks, spans) in enumerate(zip(self.sentences, self.tokens, self.doc.spans)):
             if self.doc.sections[si] > 2:
                 break
@@ -127,8 +126,8 @@ class PaperAnalysis:
                 head = surface.split()[-1] if surface.split() else ""
                 name_like = (WRITTEN_AS_NAME.search(head) and not FAMILY.fullmatch(head)) or TITLE_CASE.fullmatch(surface)
                 if named and name_like and (ci := self.cluster_of(si, a)) is not None:
-                    out.append(ci)
-        return list(dict.fromkeys(out))
+                    return ci
+        return None
 
     def own(self, title: str) -> tuple[str, int | None, int]:
         """The paper's own method: (name, its cluster or None, a sid that names it). Unless the title opens
@@ -136,8 +135,8 @@ class PaperAnalysis:
         else the title's name for the system, else the most salient specific Method."""
         low = title.lower()
         head = title_head(title)  # "LiteFlowNet: A Lightweight ...": the title names it first
-        if head is None and (intro := self.introduced()):
-            return self.clusters[intro[0]].name, intro[0], self.first_sid(intro[0])
+        if head is None and (intro := self.introduced()) is not None:
+            return self.clusters[intro].name, intro, self.first_sid(intro)
         named = [i for i in self.salient if self.clusters[i].type == "Method" and specific(self.clusters[i].name)
                  and any(len(s) > 1 and re.search(rf"\b{re.escape(s.lower())}\b", low) for s in self.clusters[i].surfaces)]
         if named:
