@@ -13,6 +13,11 @@ Metrics:
   recall over gold clusters.
 - relation F1: (Method, Material) pairs mapped to gold cluster names vs the gold n-ary relations'
   (Method, Material) pairs (SciREX's binary end-to-end setting).
+
+`own_method` (a second measurement): the paper's own method as L1 names it (the subject of the
+authors' "we ..." statements), compiled from the document as ingestion reads it, is correct when it
+is a surface of a gold result relation's Method cluster. Baselines: the title's name for the system
+and the most salient specific Method cluster (what L1 used before the authors' naming counted).
 """
 
 from __future__ import annotations
@@ -124,6 +129,47 @@ def score_doc(doc: dict, pred: Prediction) -> dict[str, tuple[int, ...]]:
 def evaluate_doc(doc: dict) -> dict[str, tuple[int, ...]]:
     """The rules system on one doc (kept for tests that score one paper)."""
     return score_doc(doc, predict_rules(doc))
+
+
+def _norm(text: str) -> str:
+    return " ".join(text.lower().replace("_", " ").replace(" - ", "-").split())
+
+
+def own_method(path: Path, limit: int | None = None) -> dict[str, Any]:
+    from scholarstack.ingest.corpora import read_scirex
+    from scholarstack.ingest.records import to_source_map
+    from scholarstack.l1.offline import SKIP_SECTIONS
+    from scholarstack.l1.results import analyse, specific, title_system_name
+
+    with gzip.open(path, "rt") as fh:
+        docs = {d["doc_id"]: d for d in map(json.loads, filter(str.strip, fh))}
+    hits: dict[str, int] = defaultdict(int)
+    n = 0
+    for rec in read_scirex(path):
+        if limit is not None and n >= limit:
+            break
+        if isinstance(rec, tuple):  # a document the reader rejects counts as missed by every system
+            n += 1
+            continue
+        doc = docs[rec.external_ids["scirex"]]
+        methods = {r["Method"] for r in doc["n_ary_relations"] if r.get("Method")}
+        gold = {_norm(m) for m in methods} | {_norm(" ".join(doc["words"][a:b])) for m in methods for a, b in doc["coref"].get(m, [])}
+        n += 1
+        sm = to_source_map(rec)
+        pa = analyse(sm, SKIP_SECTIONS.search)
+
+        def correct(name: str | None, cluster: int | None) -> bool:
+            names = {name or ""} | (set(pa.clusters[cluster].surfaces) if cluster is not None else set())
+            return any(_norm(x) in gold for x in names if x)
+
+        name, cluster, _ = pa.own(sm.title)
+        salient = [i for i in pa.salient if pa.clusters[i].type == "Method" and specific(pa.clusters[i].name)]
+        top = max(salient, key=lambda i: pa.clusters[i].salience, default=None)
+        hits["scholarstack"] += correct(name, cluster)
+        hits["title_name"] += correct(title_system_name(sm.title), None)
+        hits["most_salient_method"] += correct(None, top)
+    return {"n": n, "systems": {s: {"accuracy": round(hits[s] / max(1, n), 4)}
+                                for s in ("scholarstack", "title_name", "most_salient_method")}}
 
 
 def run(path: Path, limit: int | None = None, systems: tuple[str, ...] = ("offline_rules", "offline_learned")) -> dict[str, Any]:

@@ -49,3 +49,11 @@ def test_pdf_fidelity_and_scirex_small():
     assert sx["n"] == 3 and set(sx["systems"]) == {"offline_rules", "offline_learned"}
     rules, learned = sx["systems"]["offline_rules"], sx["systems"]["offline_learned"]
     assert 0 < rules["mention_f1_untyped"]["f1"] <= 1 and 0 < learned["mention_f1_typed"]["f1"] <= 1
+
+
+def test_own_method_on_scirex_dev_beats_the_title_name():
+    own = scirex_eval.own_method(need_shared("scirex", "docs.jsonl.gz"), limit=6)
+    assert own["n"] == 6 and set(own["systems"]) == {"scholarstack", "title_name", "most_salient_method"}
+    acc = {s: r["accuracy"] for s, r in own["systems"].items()}
+    # Most of these titles name no system ("Deep Residual Learning for Image Recognition"); the authors' text does.
+    assert acc["scholarstack"] > acc["title_name"] and acc["scholarstack"] >= acc["most_salient_method"]
