@@ -158,16 +158,13 @@ def own_method(path: Path, limit: int | None = None) -> dict[str, Any]:
         sm = to_source_map(rec)
         pa = analyse(sm, SKIP_SECTIONS.search)
 
-        def correct(name: str | None, cluster: int | None) -> bool:
-            names = {name or ""} | (set(pa.clusters[cluster].surfaces) if cluster is not None else set())
-            return any(_norm(x) in gold for x in names if x)
-
         name, cluster, _ = pa.own(sm.title)
         salient = [i for i in pa.salient if pa.clusters[i].type == "Method" and specific(pa.clusters[i].name)]
         top = max(salient, key=lambda i: pa.clusters[i].salience, default=None)
-        hits["scholarstack"] += correct(name, cluster)
-        hits["title_name"] += correct(title_system_name(sm.title), None)
-        hits["most_salient_method"] += correct(None, top)
+        for system, (said, said_cluster) in {"scholarstack": (name, cluster), "title_name": (title_system_name(sm.title), None),
+                                             "most_salient_method": (None, top)}.items():
+            names = {said or ""} | (set(pa.clusters[said_cluster].surfaces) if said_cluster is not None else set())
+            hits[system] += any(_norm(x) in gold for x in names if x)
     return {"n": n, "systems": {s: {"accuracy": round(hits[s] / max(1, n), 4)}
                                 for s in ("scholarstack", "title_name", "most_salient_method")}}
 

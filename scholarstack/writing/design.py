@@ -17,6 +17,7 @@ from ..llm.usage import Usage
 from ..models import CitedSentence, Section, WritingTask
 from ..store import Store
 from ..tasks.common import check_text_input, count_tokens
+from ..l1.results import specific
 from .compose import WritingResult, cite_fact, finish, llm_section, one_connection, reused, usable
 from .organisation import read_organisation
 
@@ -27,6 +28,25 @@ TOP = 5
 
 def norm(name: str) -> str:
     return " ".join(re.sub(r"[_\-]+", " ", name).lower().split())
+
+
+# What a name adds that does not say which dataset or metric it is: "the COCO dataset", "PASCAL VOC test
+# set" and "COCO" recommend one dataset; "Market 1501" and "Market1501" are one name.
+LEADING = re.compile(r"^(?:(?:the|this|these|that|our|their|a|an|new|whole|entire|standard|benchmark|public)\s+)+")
+TRAILING = {"dataset": re.compile(r"(?:\s+(?:datasets?|data\s*sets?|data|corpus|corpora|benchmarks?|collections?|"
+                                  r"(?:test|training|train|dev|development|validation|evaluation)\s+(?:sets?|splits?|data)|splits?))+$"),
+            "metric": re.compile(r"(?:\s+(?:scores?|metrics?|measures?))+$")}
+
+
+def name_key(name: str, kind: str) -> str:
+    """The name without what it adds; "" when nothing names it ("this dataset")."""
+    stripped = TRAILING[kind].sub("", LEADING.sub("", norm(name)))
+    return re.sub(r"[\s\-]+", "", stripped) if stripped not in {"dataset", "data", "corpus", "metric", "score"} else ""
+
+
+def top(score: Counter) -> list[str]:
+    """The TOP best; ties by name, so a design is the same on every run."""
+    return sorted(score, key=lambda k: (-round(score[k], 9), k))[:TOP]
 
 
 def _value(q: dict) -> float:
@@ -63,42 +83,52 @@ def design(store: Store, request: str, k: int = 15, exclude: tuple[str, ...] = (
     def ranked(field: str, etype: str) -> list[tuple[str, list[str], dict | None]]:
         """(name, papers using it, a result fact naming it), by weighted paper count: results count
         fully, an L2 entity of the type in a paper half."""
-        score, users, example = Counter(), defaultdict(set), {}
+        score, users, example, shown = Counter(), defaultdict(set), {}, {}
+
+        def count(name: str, p: str, share: float, fact: dict | None = None) -> None:
+            if not (key := name_key(name, etype)):
+                return
+            shown.setdefault(key, TRAILING[etype].sub("", LEADING.sub("", norm(name))))  # the first surface, without "the ... dataset"
+            if p not in users[key]:
+                score[key] += share * weight[p]
+            users[key].add(p)
+            if fact is not None:
+                example.setdefault(key, fact)
+
         for p, r, q in results:
             if q.get(field):
-                name = norm(q[field])
-                if p not in users[name]:
-                    score[name] += weight[p]
-                users[name].add(p)
-                example.setdefault(name, r)
+                count(q[field], p, 1.0, r)
         for p in papers:
-            for e in org.entities.get(p, ()):
+            for e in sorted(org.entities.get(p, ())):  # a set: sorted, so the first surface shown is the same every run
                 name, typ = org.names[e]
-                if typ == etype and p not in users[norm(name)]:
-                    score[norm(name)] += 0.5 * weight[p]
-                    users[norm(name)].add(p)
-        return [(n, sorted(users[n]), example.get(n)) for n, _ in score.most_common(TOP)]
+                if typ == etype:
+                    count(name, p, 0.5)
+        return [(shown[k], sorted(users[k]), example.get(k)) for k in top(score)]
 
     datasets, metrics = ranked("dataset", "dataset"), ranked("metric", "metric")
-    top_sets = {n for n, _, _ in datasets}
+    top_sets = {name_key(n, "dataset") for n, _, _ in datasets}
+    # A baseline is a method: not a name the store knows as a dataset or metric ("FB15k-237" reported "with" a model).
+    named = top_sets | {name_key(n, "metric") for n, _, _ in metrics} | {
+        name_key(n, t) for n, t in org.names.values() if t in ("dataset", "metric")}
     base_score, base_fact = Counter(), {}
     for p, r, q in results:
-        method = norm(q.get("method") or q.get("subject") or "")
-        if method and method not in top_sets and method not in {n for n, _, _ in metrics} and norm(q.get("dataset") or "") in top_sets:
+        method = norm(q.get("method") or "") if specific(q.get("method") or "") else ""  # a named method, not a subject
+        if method and re.sub(r"[\s\-]+", "", method) not in named and name_key(q.get("dataset") or "", "dataset") in top_sets:
             base_score[method] += weight[p]
             base_fact.setdefault(method, r)
-    baselines = [(m, base_fact[m]) for m, _ in base_score.most_common(TOP)]
-    best: dict[tuple[str, str], tuple] = {}
+    baselines = [(m, base_fact[m]) for m in top(base_score)]
+    best: dict[tuple[str, str], tuple] = {}  # per dataset and metric, whatever the names add ("the X dataset")
     for p, r, q in results:
-        key = (norm(q.get("dataset") or ""), norm(q.get("metric") or ""))
+        key = (name_key(q.get("dataset") or "", "dataset"), name_key(q.get("metric") or "", "metric"))
         v = _value(q)
         if not all(key) or v != v:
             continue
-        sign = -1 if LOWER_BETTER.search(key[1]) else 1
+        sign = -1 if LOWER_BETTER.search(norm(q["metric"])) else 1
         if key not in best or sign * v > sign * best[key][0]:
             best[key] = (v, p, r, q)
-    table = [{"dataset": d, "metric": m, "best": q.get("text") or str(v), "method": q.get("method") or q.get("subject") or "",
-              "paper": p, "conditions": "; ".join((r["data"].get("context") or {}).get("conditions") or [])[:80], "fact": r["id"]}
+    table = [{"dataset": norm(q["dataset"]), "metric": norm(q["metric"]), "best": q.get("text") or str(v),
+              "method": q.get("method") or q.get("subject") or "", "paper": p,
+              "conditions": "; ".join((r["data"].get("context") or {}).get("conditions") or [])[:80], "fact": r["id"]}
              for (d, m), (v, p, r, q) in sorted(best.items(), key=lambda kv: (kv[0][0] not in top_sets, kv[0]))][:12]
     ablations = [r for p in papers for r in facts[p] if ABLATION.search(r["data"]["statement"]) and usable(r["data"])][:4]
     threats = [r for p in papers for r in facts[p] if r["data"]["type"] == "limitation" and usable(r["data"])][:4]

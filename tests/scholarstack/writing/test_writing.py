@@ -154,14 +154,29 @@ def written_or_failed(write):
         return None
 
 
+def test_design_names_a_dataset_or_metric_by_what_tells_it_apart():
+    from scholarstack.writing.design import name_key
+
+    assert name_key("the COCO dataset", "dataset") == name_key("COCO", "dataset") == name_key("COCO test set", "dataset")
+    assert name_key("Market 1501", "dataset") == name_key("Market-1501 dataset", "dataset") != name_key("Market", "dataset")
+    assert name_key("this dataset", "dataset") == "" and name_key("the corpus", "dataset") == ""
+    assert name_key("BLEU score", "metric") == name_key("BLEU", "metric") and name_key("error rate", "metric") == "errorrate"
+
+
 def test_design_recommends_what_the_closest_papers_used_and_cites_it(store):
-    from scholarstack.writing.design import design
+    from scholarstack.writing.design import design, name_key
 
     out = design(store, "part-of-speech tagging of English text", k=8, embedder=make_embedder("tfidf", store.home))
     headings = [s.heading for s in out.writing.sections]
     assert headings[:3] == ["Datasets", "Metrics", "Baselines"] and "Best reported results" in headings
     assert "penn treebank" in out.extra["datasets"] and "accuracy" in out.extra["metrics"]
     assert not set(out.extra["baselines"]) & set(out.extra["datasets"])  # a dataset is no baseline
+    # one dataset is recommended once, however its papers say it ("the Brown corpus", "Brown"), and in the table once a metric
+    keys = [name_key(n, "dataset") for n in out.extra["datasets"]]
+    assert len(keys) == len(set(keys)) and all(keys)
+    table = next(s.table for s in out.writing.sections if s.table)
+    pairs = [(name_key(r["dataset"], "dataset"), name_key(r["metric"], "metric")) for r in table]
+    assert len(pairs) == len(set(pairs))
     table = next(s.table for s in out.writing.sections if s.table)
     assert all(row["fact"].startswith("fac_") and row["paper"] in out.extra["papers"] for row in table)
     assert all(resolves(store, c) for s in out.writing.sentences() for c in s.citations)
