@@ -181,6 +181,8 @@ KIND_WORDS = GENERIC | frozenset("novel efficient fast improved uniform general 
 ACRONYM = re.compile(r"[A-Z]{2,4}")  # "IR", "TAG"; not a word in capitals ("COMPUTATIONAL")
 NAME = r"[A-Z][a-z]*[A-Z][A-Za-z0-9']*|[A-Z]{2,}[a-z]*"  # written as a name: "TnT", "RASP", "CCGbank"
 NAME_WORD = re.compile(rf"({NAME})\b")
+MOTTO_WORD = re.compile(r"\s(?:for|from|to|the|of|in|on|with|and|or|than|is|are|be)\s")
+NAMED_AFTER_MOTTO = re.compile(r"\s*(?:The|An?)\s+((?:[A-Z][\w\-]*\s+){0,3}(?:Net|Network|Model|Parser|Tagger|System|Architecture))\s*$")
 NAMED_SYSTEM = re.compile(rf"\b((?:{NAME}) (?:System|Parser|Tagger))\b")  # "The RASP System"
 
 
@@ -192,8 +194,12 @@ def title_system_name(title: str) -> str | None:
     Model 1"), not the system; so does a title in capitals throughout."""
     if ":" in title:
         head = title.split(":", 1)[0].strip()
-        if 0 < len(head.split()) <= 4:
+        # a motto before the colon names nothing ("Striving for Simplicity: The All Convolutional Net")
+        motto = MOTTO_WORD.search(head) and not NAME_WORD.search(head)
+        if 0 < len(head.split()) <= 4 and not motto:
             return head
+        if motto and (m := NAMED_AFTER_MOTTO.match(title.split(":", 1)[1])):
+            return m.group(1)
     letters = [c for c in title if c.isalpha()]
     if sum(c.isupper() for c in letters) > 0.6 * len(letters):
         return None
