@@ -67,6 +67,9 @@ def specific(name: str) -> bool:
 # How authors introduce their method by name: "a model named X", "we propose X".
 NAMED_AS = re.compile(r"\b(?:called|named|dubbed|termed|coined)\s+(?:the\s+|an?\s+)?$", re.I)
 AUTHORS = re.compile(r"\b(?:we|our|this paper|this work)\b", re.I)
+# In the abstract, what "this network" names is the paper's own: "This network, called CRF-RNN, ..."
+THIS_ONE = re.compile(r"\b(?:this|the proposed|the resulting)\s+(?:[\w\-]+\s+){0,2}?(?:network|model|method|approach|architecture|"
+                      r"framework|system|algorithm|tagger|parser)s?\b", re.I)
 PROPOSE = re.compile(r"\b(?:we|this paper|this work)\s+(?:\w+\s+)?(?:propose|present|introduce|develop|describe|design)[sd]?\b", re.I)
 # A name, not a description: "SGAN", "LiteFlowNet", "Stacked Generative Adversarial Networks"; not "generative
 # model", "ResNet-like architecture", nor a family of models ("RNN", "global GRU"); a bare two- or three-letter
@@ -120,7 +123,8 @@ class PaperAnalysis:
                 before = sent.text[: toks[a][1]]
                 lead = list(PROPOSE.finditer(before))
                 # "a model named X" is theirs when they say so ("we propose …", "our …"), not "a system called FUNES"
-                named = (NAMED_AS.search(before) and AUTHORS.search(before)) or (
+                theirs = AUTHORS.search(before) or (self.doc.sections[si] <= 1 and THIS_ONE.search(before))
+                named = (NAMED_AS.search(before) and theirs) or (
                     lead and len(before[lead[-1].end():].split()) <= 8 and not NOT_OURS.search(before[lead[-1].end():]))
                 surface = sent.text[toks[a][1]: toks[b - 1][2]]
                 head = surface.split()[-1] if surface.split() else ""

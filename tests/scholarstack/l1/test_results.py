@@ -211,3 +211,13 @@ def test_the_papers_own_method_is_the_one_its_authors_introduce_by_name():
     assert {k: found[k] for k in named} == named
     # Hearst's paper names "a system called FUNES" of Coates-Stephens': called, but not by its authors as theirs
     assert found["C92-2082"] != "FUNES"
+    # in an abstract, "this network" is the paper's own: "This network, called CRF-RNN, is then plugged in ..."
+    from scholarstack.ingest.corpora import read_scirex
+
+    for rec in read_scirex(need_shared("scirex", "docs.jsonl.gz")):
+        if not isinstance(rec, tuple) and rec.title.startswith("Conditional Random Fields as Recurrent Neural Networks"):
+            sm = to_source_map(rec)
+            assert analyse(sm, SKIP_SECTIONS.search).own(sm.title)[0] == "CRF-RNN"
+            break
+    else:
+        raise AssertionError("the CRF-RNN paper is no longer in SciREX dev")
