@@ -76,7 +76,8 @@ PROPOSE = re.compile(r"\b(?:we|this paper|this work)\s+(?:\w+\s+)?(?:propose|pre
 # acronym is more often a task or a family ("SR", "NER") than the authors' name for their method.
 WRITTEN_AS_NAME = re.compile(r"(?:[A-Z][a-z]*[A-Z]|[A-Z]{2,})")
 TITLE_CASE = re.compile(r"[A-Z][a-z]+(?:[\s\-]+[A-Z][a-z]+)+")
-FAMILY = re.compile(r"(?:[A-Z]?(?:RNN|CNN|DNN|NN|LSTM|GRU|GAN|VAE|SVM|CRF|HMM|MLP)s?|[A-Z]{2,3})")
+MODEL_FAMILY = re.compile(r"[A-Z]?(?:RNN|CNN|DNN|NN|LSTM|GRU|GAN|VAE|SVM|CRF|HMM|MLP)s?")
+FAMILY = re.compile(rf"(?:{MODEL_FAMILY.pattern}|[A-Z]{{2,3}})")
 NOT_OURS = re.compile(r"\b(?:than|over|outperform\w*|compared?|baselines?|such as|like|using|uses?|to|with|based|from|of|"
                       r"on|for|by|in|and|which|that)\b", re.I)
 
@@ -141,7 +142,9 @@ class PaperAnalysis:
         head = title_head(title)  # "LiteFlowNet: A Lightweight ...": the title names it first
         if head is None and (intro := self.introduced()) is not None:
             return self.clusters[intro].name, intro, self.first_sid(intro)
+        # "Sentence-State LSTM for ...": the title's family ("LSTM") is what the method is built of, not its name
         named = [i for i in self.salient if self.clusters[i].type == "Method" and specific(self.clusters[i].name)
+                 and not MODEL_FAMILY.fullmatch(self.clusters[i].name)
                  and any(len(s) > 1 and re.search(rf"\b{re.escape(s.lower())}\b", low) for s in self.clusters[i].surfaces)]
         if named:
             best = max(named, key=lambda i: self.clusters[i].salience)
