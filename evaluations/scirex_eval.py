@@ -157,7 +157,6 @@ def own_method(path: Path, limit: int | None = None) -> dict[str, Any]:
         n += 1
         sm = to_source_map(rec)
         pa = analyse(sm, SKIP_SECTIONS.search)
-
         name, cluster, _ = pa.own(sm.title)
         salient = [i for i in pa.salient if pa.clusters[i].type == "Method" and specific(pa.clusters[i].name)]
         top = max(salient, key=lambda i: pa.clusters[i].salience, default=None)

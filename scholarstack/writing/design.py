@@ -38,10 +38,19 @@ TRAILING = {"dataset": re.compile(r"(?:\s+(?:datasets?|data\s*sets?|data|corpus|
             "metric": re.compile(r"(?:\s+(?:scores?|metrics?|measures?))+$")}
 
 
+def stripped(name: str, kind: str) -> str:
+    """The name as shown: without what it adds ("the COCO dataset" is "coco")."""
+    return TRAILING[kind].sub("", LEADING.sub("", norm(name)))
+
+
+def squashed(name: str) -> str:
+    return re.sub(r"[\s\-]+", "", name)
+
+
 def name_key(name: str, kind: str) -> str:
-    """The name without what it adds; "" when nothing names it ("this dataset")."""
-    stripped = TRAILING[kind].sub("", LEADING.sub("", norm(name)))
-    return re.sub(r"[\s\-]+", "", stripped) if stripped not in {"dataset", "data", "corpus", "metric", "score"} else ""
+    """The name without what it adds, spaces and dashes; "" when nothing names it ("this dataset")."""
+    shown = stripped(name, kind)
+    return squashed(shown) if shown not in {"dataset", "data", "corpus", "metric", "score"} else ""
 
 
 def top(score: Counter) -> list[str]:
@@ -88,7 +97,7 @@ def design(store: Store, request: str, k: int = 15, exclude: tuple[str, ...] = (
         def count(name: str, p: str, share: float, fact: dict | None = None) -> None:
             if not (key := name_key(name, etype)):
                 return
-            shown.setdefault(key, TRAILING[etype].sub("", LEADING.sub("", norm(name))))  # the first surface, without "the ... dataset"
+            shown.setdefault(key, stripped(name, etype))  # the first surface
             if p not in users[key]:
                 score[key] += share * weight[p]
             users[key].add(p)
@@ -113,7 +122,7 @@ def design(store: Store, request: str, k: int = 15, exclude: tuple[str, ...] = (
     base_score, base_fact = Counter(), {}
     for p, r, q in results:
         method = norm(q.get("method") or "") if specific(q.get("method") or "") else ""  # a named method, not a subject
-        if method and re.sub(r"[\s\-]+", "", method) not in named and name_key(q.get("dataset") or "", "dataset") in top_sets:
+        if method and squashed(method) not in named and name_key(q.get("dataset") or "", "dataset") in top_sets:
             base_score[method] += weight[p]
             base_fact.setdefault(method, r)
     baselines = [(m, base_fact[m]) for m in top(base_score)]
