@@ -27,3 +27,13 @@ def test_report_has_contents_tables_and_runs_over_time(tmp_path):
     assert "2 runs stored" in html and "t.claims.offline: runs over time" in html
     assert "t.qa.offline: runs over time" not in html  # one run: nothing to plot over time
     assert out["configs"] == 2 and (tmp_path / "report" / "t_claims_offline__runs_over_time.png").exists()
+
+
+def test_a_second_measurement_of_a_run_is_stored_and_reported(tmp_path):
+    store = Store(tmp_path / "evals")
+    save_result(store, Config(sweep="t", benchmark="scirex"),
+                {"n": 90, "systems": {"offline_learned": {"mention_f1": 0.66}},
+                 "own_method": {"n": 90, "systems": {"scholarstack": {"accuracy": 0.52}, "title_name": {"accuracy": 0.21}}}}, "run1")
+    write_report(store, "t", tmp_path / "report")
+    md = (tmp_path / "report" / "report.md").read_text()
+    assert "| own_method/scholarstack |" in md and "0.52" in md and "| offline_learned |" in md
