@@ -134,13 +134,17 @@ RESULTS_TABLE = """CREATE TABLE IF NOT EXISTS eval_results (
     ts TIMESTAMP, config VARCHAR)"""
 
 
+def second_measurements(result: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """The other measurements a run made beside its main one, each with its own systems (scirex's
+    own_method, deep search's co-authorship distance)."""
+    return {key: part for key, part in result.items() if isinstance(part, dict) and isinstance(part.get("systems"), dict)}
+
+
 def save_result(store: Store, cfg: Config, result: dict[str, Any], run_id: str) -> None:
     now = datetime.now(timezone.utc)
     cv, dv = code_version(), data_version(cfg.benchmark)
-    # A second measurement in the same run (scirex's own_method, deep search's co-authorship distance) is kept
-    # too, its systems named after it ("own_method/scholarstack"), so reports show it.
-    systems = dict(result["systems"]) | {f"{key}/{system}": metrics for key, part in result.items()
-                                         if key != "systems" and isinstance(part, dict) and isinstance(part.get("systems"), dict)
+    # A second measurement is kept too, its systems named after it ("own_method/scholarstack"), so reports show it.
+    systems = dict(result["systems"]) | {f"{key}/{system}": metrics for key, part in second_measurements(result).items()
                                          for system, metrics in part["systems"].items()}
     rows = [(run_id, cfg.sweep, cfg.key, cfg.benchmark, cfg.backend, cfg.budget, system, metric, float(value), result.get("n", 0),
              cv, dv, now, json.dumps(cfg.params))

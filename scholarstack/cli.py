@@ -540,7 +540,7 @@ def _print_systems(systems: dict[str, dict]) -> None:
 def cmd_eval(args: argparse.Namespace) -> int:
     """Like one configuration of a sweep (the same options), stored with the sweeps' results as sweep
     `eval`, so `report --sweep eval` shows it."""
-    from evaluations.sweep import ANSWERING, BUDGETED, Config, run_config
+    from evaluations.sweep import ANSWERING, BUDGETED, Config, run_config, second_measurements
 
     from .store import Store, new_run_id
 
@@ -557,10 +557,9 @@ def cmd_eval(args: argparse.Namespace) -> int:
         return 0
     print(f"{result['benchmark']}: n={result['n']} (saved as {cfg.key}; `scholarstack report --sweep eval` plots it)")
     _print_systems(result["systems"])
-    for key, part in result.items():  # a second measurement in the same run (deep search: co-authorship distance)
-        if isinstance(part, dict) and isinstance(part.get("systems"), dict):
-            print(f"\n{key}: " + ", ".join(f"{k} {v}" for k, v in part.items() if k != "systems"))
-            _print_systems(part["systems"])
+    for key, part in second_measurements(result).items():
+        print(f"\n{key}: " + ", ".join(f"{k} {v}" for k, v in part.items() if k != "systems"))
+        _print_systems(part["systems"])
     if result.get("topics"):  # the review benchmark's per-topic rows
         cols = list(result["topics"][0])
         print("\n| " + " | ".join(cols) + " |\n|---|" + "---|" * (len(cols) - 1))
