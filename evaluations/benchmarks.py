@@ -311,7 +311,8 @@ def eval_scirex(store: Store, limit: int | None = None, **_: Any) -> dict[str, A
     return {"benchmark": "scirex", "n": res["n"], "systems": {name: {
         "mention_f1": r["mention_f1_typed"]["f1"], "mention_f1_untyped": r["mention_f1_untyped"]["f1"],
         "salient_cluster_f1": r["salient_cluster_f1"]["f1"], "relation_f1": r["relation_f1"]["f1"]}
-        for name, r in res["systems"].items()}, "own_method": scirex_eval.own_method(path, limit)}
+        for name, r in res["systems"].items()}, "own_method": scirex_eval.own_method(path, limit),
+        "result_values": scirex_eval.result_values(path, limit)}
 
 
 def eval_localisation(store: Store, **kw: Any) -> dict[str, Any]:

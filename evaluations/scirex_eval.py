@@ -18,6 +18,15 @@ Metrics:
 authors' "we ..." statements), compiled from the document as ingestion reads it, is correct when it
 is a surface of a gold result relation's Method cluster. Baselines: the title's name for the system
 and the most salient specific Method cluster (what L1 used before the authors' naming counted).
+
+`result_values` (a second measurement): L1's result facts, drawn from each document as ingestion
+reads it, against the gold result relations that carry a score ("FRRN, Cityscapes, Mean IoU:
+71.8%"). A fact states a gold value when its number is a gold score of the paper; it is bound right
+when its method (and dataset, metric) is a surface of that relation's gold cluster. Gold recall: the
+scored relations whose value some fact states with the right method. Gold scores come mostly from
+tables, and prose also reports other systems' values, so value precision is a floor; binding
+accuracy is what the rules decide. Baseline: every value in a prose sentence with a metric, bound to
+the sentence's nearest Method, Material and Metric mentions (the tagger's structure, no rules).
 """
 
 from __future__ import annotations
@@ -166,6 +175,82 @@ def own_method(path: Path, limit: int | None = None) -> dict[str, Any]:
             hits[system] += any(_norm(x) in gold for x in names if x)
     return {"n": n, "systems": {s: {"accuracy": round(hits[s] / max(1, n), 4)}
                                 for s in ("scholarstack", "title_name", "most_salient_method")}}
+
+
+def _score(text: str) -> float | None:
+    m = re.search(r"\d+(?:\.\d+)?", text.replace(",", ""))
+    return float(m.group(0)) if m else None
+
+
+def _same_value(a: float, b: float) -> bool:
+    """A score written as a percentage or a fraction ("71.8%", "0.718")."""
+    return any(abs(a * k - b) < 1e-6 for k in (1, 100, 0.01))
+
+
+def result_values(path: Path, limit: int | None = None) -> dict[str, Any]:
+    from scholarstack.ingest.corpora import read_scirex
+    from scholarstack.ingest.records import to_source_map
+    from scholarstack.l1.offline import SKIP_SECTIONS
+    from scholarstack.l1.results import _candidate_values, _nearest, _surface, analyse, result_facts
+    from scholarstack.models import Provenance
+
+    with gzip.open(path, "rt") as fh:
+        docs = {d["doc_id"]: d for d in map(json.loads, filter(str.strip, fh))}
+    prov = Provenance(producer="eval.scirex", backend="offline", run_id="eval")
+    keys = ("stated", "gold_value", "method", "dataset", "metric", "tuple")
+    counts = {s: dict.fromkeys(keys, 0) for s in ("scholarstack", "nearest_mentions")}
+    found = {s: 0 for s in counts}
+    n = n_gold = in_text = 0
+    for rec in read_scirex(path):
+        if limit is not None and n >= limit:
+            break
+        n += 1
+        if isinstance(rec, tuple):  # a document the reader rejects: its gold values count as missed
+            continue
+        doc = docs[rec.external_ids["scirex"]]
+
+        def surfaces(name: str) -> set[str]:
+            return {_norm(name)} | {_norm(" ".join(doc["words"][a:b])) for a, b in doc["coref"].get(name, [])}
+
+        gold = [(v, surfaces(r["Method"]), surfaces(r["Material"]), surfaces(r["Metric"]))
+                for r in doc["n_ary_relations"] if (v := _score(str(r.get("score") or ""))) is not None]
+        n_gold += len(gold)
+        numbers = [float(w) for w in doc["words"] if re.fullmatch(r"\d+(?:\.\d+)?", w)]
+        in_text += sum(any(_same_value(x, g[0]) for x in numbers) for g in gold)
+        sm = to_source_map(rec)
+        pa = analyse(sm, SKIP_SECTIONS.search)
+        stated = {"scholarstack": [(q.value, q.method, q.dataset, q.metric) for f in result_facts(sm, pa, prov)[0] for q in f.quantities],
+                  "nearest_mentions": []}
+        for sent, toks, spans in zip(pa.sentences, pa.tokens, pa.doc.spans):
+            if sent.sid == 0 or sent.kind != "prose" or not any(t == "Metric" for _, _, t in spans):
+                continue
+            words = [w for w, _, _ in toks]
+            for i in _candidate_values(words, spans):
+                names = [_nearest(spans, kind, i) for kind in ("Method", "Material", "Metric")]
+                stated["nearest_mentions"].append((float(words[i]), *(_surface(sent.text, toks, sp) if sp else "" for sp in names)))
+        for system, values in stated.items():
+            c, hit = counts[system], set()
+            for value, method, dataset, metric in values:
+                c["stated"] += 1
+                same = [k for k, g in enumerate(gold) if _same_value(value, g[0])]
+                if not same:
+                    continue
+                right = [(_norm(method) in gold[k][1], _norm(dataset) in gold[k][2], _norm(metric) in gold[k][3]) for k in same]
+                c["gold_value"] += 1
+                for j, key in enumerate(("method", "dataset", "metric")):
+                    c[key] += any(r[j] for r in right)
+                c["tuple"] += any(all(r) for r in right)
+                hit |= {k for k, r in zip(same, right) if r[0]}
+            found[system] += len(hit)
+
+    def row(system: str) -> dict[str, float]:
+        c = counts[system]
+        return {"values_stated": c["stated"], "gold_value_share": round(c["gold_value"] / max(1, c["stated"]), 4),
+                **{f"{key}_right": round(c[key] / max(1, c["gold_value"]), 4) for key in ("method", "dataset", "metric", "tuple")},
+                "gold_recall": round(found[system] / max(1, n_gold), 4)}
+
+    # Most gold scores are in tables, which the documents do not hold: recall is capped by those in the text.
+    return {"n": n, "gold_values": n_gold, "gold_values_in_text": in_text, "systems": {s: row(s) for s in counts}}
 
 
 def run(path: Path, limit: int | None = None, systems: tuple[str, ...] = ("offline_rules", "offline_learned")) -> dict[str, Any]:

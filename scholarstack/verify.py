@@ -27,8 +27,9 @@ WORD_RE = re.compile(r"[A-Za-z][A-Za-z0-9\-']*|\d+(?:\.\d+)?")
 QUALIFIERS = frozenset("not no never without may might could possibly likely unlikely only approximately roughly "
                        "partially suggest suggests appear appears cannot".split())
 NUMBER_RE = re.compile(r"\d+(?:\.\d+)?")
-# A bound on a figure ("over 99%", "up to 3 points") is part of what it says: "99%" alone claims more.
-BOUND_RE = re.compile(r"(\b(?:over|above|under|below|(?:more|less|fewer) than|up to|at (?:least|most)|nearly|almost|around|about)\s+"
+# A bound on a figure ("over 99%", "up to 3 points", "accuracy approaches 100%") is part of what it says: "99%" alone claims more.
+BOUND_RE = re.compile(r"(\b(?:over|above|under|below|(?:more|less|fewer) than|up to|at (?:least|most)|nearly|almost|around|about"
+                      r"|approach(?:es|ing))\s+"
                       r"|(?<![\w.])[<>≤≥~]=?\s*)(\d+(?:\.\d+)?)", re.I)  # "over 99", "> 0.8"
 AUTHOR_VOICE = re.compile(r"\b(we|our|this paper|this work|the proposed|the present)\b", re.I)
 

@@ -38,7 +38,12 @@ CHANGE_WORDS = frozenset(CHANGES) | {f"{w}s" for w in CHANGES}
 CHANGE_AFTER = re.compile(rf"^(?:%\s|percent\s)?(?:(?:[\w\-]+\s){{0,4}}(?:{'|'.join(CHANGES)})s?|relative|absolute"
                           r"|(?:[\w\-]+\s){0,3}points?\s(?:over|above|better|higher|more))\b", re.I)  # "1.66 BLEU points over the baseline"
 # A test statistic; "recall that" (the verb); a rate set before training, not measured after it.
-NOT_A_METRIC = re.compile(r"^(?:[ztp][- ]?(?:score|value|statistic)s?|recall that|(?:learning|dropout|decay) rates?)$", re.I)
+# Agreement between annotators measures the data, not a method ("an inter-tagger agreement of 84% for WordSim353").
+NOT_A_METRIC = re.compile(r"^(?:[ztp][- ]?(?:score|value|statistic)s?|recall that|(?:learning|dropout|decay) rates?"
+                          r"|inter[- ]?(?:annotator|tagger|coder|rater|judge)s?\s+agreements?(?:\s+rates?)?)$", re.I)
+# "the upper bound for recall ... is 93%", "a ceiling of 90%": a limit on results, not one reached.
+LIMIT = re.compile(r"\b(?:upper|lower)\s+bounds?\b|\bceiling\b", re.I)
+CLAUSE_GLUE = frozenset("and but while whereas".split())  # words that open a parallel clause ("X had 79.4 and our system 80.3")
 # "1.2 million words", "4.7 days", "the 0.95 confidence intervals": a count, a duration or a level of confidence
 COUNT = re.compile(r"^(?:million|billion|thousand|k|m|days?|hours?|minutes?|seconds?|ms|words|sentences|tokens|documents|"
                    r"iterations|epochs|confidence|significance)\b", re.I)
@@ -307,10 +312,15 @@ def result_facts(sm: SourceMap, pa: PaperAnalysis, prov: Provenance) -> tuple[li
                 clause_start = _shared_metric(words, spans, candidates, metric, i)
                 if clause_start is None:
                     continue
+            if LIMIT.search(" ".join(words[_clause_start(words, i):i])):
+                continue
             evidence = [sent.sid]
+            nearest = method is None  # not named by "respectively" nor right after the value
             method = method or _nearest(systems, "Method", i, before_first=True)
             if method is not None and (_compared(words, method) or _compared_between(words, method, i)):
                 continue  # "a gain of 1.1 BLEU over GIZA++": the value is not GIZA++'s, and whose it is the sentence does not name
+            if nearest and method is not None and _authors_clause(words, method, i):
+                method = None  # "X had 79.44 and our system has 80.32", "for our system was 71.6% and for X's": ours
             if method is not None and not specific(_surface(sent.text, toks, method)):
                 # unless "we"/"our" stands between the phrase and the value ("several parsers …, we obtain 92.1%")
                 if not _authors(words, method) and not any(AUTHOR.fullmatch(w) for w in words[method[1]:i]):
@@ -439,10 +449,32 @@ def _not_a_metric(text: str, toks: list[tuple[str, int, int]], metric: tuple[int
     return bool(NOT_A_METRIC.match(name) or NOT_A_METRIC.match(f"{name} {following}")) or shared_out
 
 
-def _span_end(words: list[str], i: int) -> bool:
-    """One end of a range or a change: "from 0.38 to 0.45", "from 0.7% in BNEWS up to 4.2%", "78.2 – 82.01", "57.0% to 60.4%"."""
+def _clause_start(words: list[str], i: int) -> int:
+    """Where the clause holding the token at `i` starts: after the last punctuation or conjunction before it."""
+    return next((j + 1 for j in range(i - 1, -1, -1) if words[j] in CLAUSE_BREAK or words[j].lower() in CLAUSE_GLUE), 0)
+
+
+def _authors_clause(words: list[str], method: tuple[int, int, str], i: int) -> bool:
+    """The value at `i` stands in a clause of the authors' own, not the method's: "X had an F-measure
+    of 79.44 and our current system has 80.32" (a parallel clause in "our" voice opens between them),
+    "precision for our system was 71.6% and for X's was 52.7%" (the method only follows, in the next clause)."""
     low = [w.lower() for w in words]
-    if i > 0 and low[i - 1] == "from" and "to" in low[i + 1:i + 9]:
+
+    def ours(k: int) -> bool:  # "our system", "we obtain"; not "our baseline", nor "we find it ..."
+        return (low[k] == "our" and not NOT_OWN.match(" ".join(words[k:k + 3]))
+                or low[k] == "we" and k + 1 < len(low) and re.match(r"(?:obtain|achiev|get|got|reach|score)", low[k + 1]) is not None)
+
+    if method[1] <= i:
+        return any(low[k - 1] in CLAUSE_GLUE | {",", ";"} and ours(k) for k in range(method[1] + 1, i))
+    return any(ours(k) for k in range(_clause_start(words, i), i))
+
+
+def _span_end(words: list[str], i: int) -> bool:
+    """One end of a range or a change: "from 0.38 to 0.45", "from 0.7% in BNEWS up to 4.2%", "78.2 – 82.01", "57.0% to 60.4%",
+    "from the low 30% range to almost 40%"."""
+    low = [w.lower() for w in words]
+    if "from" in low[max(0, i - 3):i] and not any(VALUE.match(w) for w in low[low.index("from", max(0, i - 3)):i]) \
+            and "to" in low[i + 1:i + 9]:
         return True
     if i > 0 and low[i - 1] == "to" and "from" in low[max(0, i - 9):i - 1]:
         return True
@@ -505,6 +537,9 @@ def _metric_of(words: list[str], spans: list[tuple[int, int, str]], i: int) -> t
     after = _after_value(words, i)
     if named := next((sp for sp in spans if sp[2] == "Metric" and sp[0] == after), None):
         return named
+    if after < len(words) and words[after].lower() == "in" and (named := next(
+            (sp for sp in spans if sp[2] == "Metric" and sp[0] == after + 1), None)):
+        return named  # "72.6% in recall, 72.4% in precision"
     if after < len(words) and METRIC_RE.fullmatch(words[after]):
         return (after, after + 1, "Metric")  # "7.80 NIST": a known measure the tagger took for something else
     return _nearest(spans, "Metric", i)

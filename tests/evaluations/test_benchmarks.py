@@ -57,3 +57,12 @@ def test_own_method_on_scirex_dev_beats_the_title_name():
     acc = {s: r["accuracy"] for s, r in own["systems"].items()}
     # Most of these titles name no system ("Deep Residual Learning for Image Recognition"); the authors' text does.
     assert acc["scholarstack"] > acc["title_name"] and acc["scholarstack"] >= acc["most_salient_method"]
+
+
+def test_result_values_on_scirex_dev_bind_methods_better_than_the_nearest_mention():
+    res = scirex_eval.result_values(need_shared("scirex", "docs.jsonl.gz"), limit=30)
+    assert res["n"] == 30 and 0 < res["gold_values_in_text"] < res["gold_values"]  # most gold scores are in tables
+    ours, nearest = res["systems"]["scholarstack"], res["systems"]["nearest_mentions"]
+    assert 0 < ours["values_stated"] < nearest["values_stated"]  # a value without a named owner is no result
+    assert ours["gold_value_share"] > nearest["gold_value_share"] and ours["method_right"] > nearest["method_right"]
+    assert ours["gold_recall"] * res["gold_values"] <= res["gold_values_in_text"]

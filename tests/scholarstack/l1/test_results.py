@@ -222,3 +222,26 @@ def test_the_papers_own_method_is_the_one_its_authors_introduce_by_name():
             sm = to_source_map(rec)
             got[title] = analyse(sm, SKIP_SECTIONS.search).own(sm.title)[0]
     assert got == expected
+
+
+def test_a_value_in_the_authors_clause_is_theirs_and_limits_or_agreement_are_no_results():
+    title = "A Joint Model for Semantic Role Labeling"
+    sm = SourceMap(paper_key="J", title=title, sentences=[Sentence(sid=0, text=title, section="title")] + [
+        Sentence(sid=i, text=t, section="5 Experiments") for i, t in enumerate([
+            # J08-2002:505, P01-1008:197, W06-1651:218: the other system's value and ours, in parallel clauses
+            "The winning system (Punyakanok, Roth, and Yih 2005) had an F-Measure of 79.44 and our current system has an "
+            "F-Measure of 80.32.",
+            "Precision for our system was 71.6% and for Melamed's was 52.7%.",
+            "The performance of our final system is 72.6% in recall, 72.4% in precision, and 72.5 in F-measure.",
+            # D09-1086:103, W06-1651:215, P99-1042:149, N09-1003:91: a limit, a range, the annotators' agreement
+            "In the gold conditions, where the target parser starts with perfect source trees, accuracy approaches 100%.",
+            "Implicit links amount to 7% of the link relations, so the upper bound for recall for our ILP system is 93%.",
+            "Simple linguistic techniques enhance the baseline system score from the low 30% range to almost 40%.",
+            "Two humans translated both datasets, with an inter-tagger agreement of 72% for RG and 84% for WordSim353.",
+        ], 1)])
+    results = {(f.quantities[0].text, f.quantities[0].metric): f.subject for f in extract_facts(sm) if f.variant.startswith("r")}
+    ours = results[("80.32", "F-Measure")]
+    assert results[("79.44", "F-Measure")] == "winning system" and ours != "winning system" and "Joint Model" in ours
+    assert results[("71.6%", "Precision")] == ours and results[("52.7%", "Precision")] == "Melamed"
+    assert {k for k in results if k[0] in ("72.6%", "72.4%", "72.5")} == {("72.6%", "recall"), ("72.4%", "precision"), ("72.5", "F-measure")}
+    assert not [k for k in results if k[0] in ("100%", "93%", "30%", "40%", "72%", "84%")]
