@@ -162,7 +162,7 @@ def own_method(path: Path, limit: int | None = None) -> dict[str, Any]:
             continue
         doc = docs[rec.external_ids["scirex"]]
         methods = {r["Method"] for r in doc["n_ary_relations"] if r.get("Method")}
-        gold = {_norm(m) for m in methods} | {_norm(" ".join(doc["words"][a:b])) for m in methods for a, b in doc["coref"].get(m, [])}
+        gold = set().union(*(_surfaces(doc, m) for m in methods))
         n += 1
         sm = to_source_map(rec)
         pa = analyse(sm, SKIP_SECTIONS.search)
@@ -180,6 +180,11 @@ def own_method(path: Path, limit: int | None = None) -> dict[str, Any]:
 def _score(text: str) -> float | None:
     m = re.search(r"\d+(?:\.\d+)?", text.replace(",", ""))
     return float(m.group(0)) if m else None
+
+
+def _surfaces(doc: dict, name: str) -> set[str]:
+    """A gold cluster's name and its mentions as written, normalised."""
+    return {_norm(name)} | {_norm(" ".join(doc["words"][a:b])) for a, b in doc["coref"].get(name, [])}
 
 
 def _same_value(a: float, b: float) -> bool:
@@ -209,10 +214,7 @@ def result_values(path: Path, limit: int | None = None) -> dict[str, Any]:
             continue
         doc = docs[rec.external_ids["scirex"]]
 
-        def surfaces(name: str) -> set[str]:
-            return {_norm(name)} | {_norm(" ".join(doc["words"][a:b])) for a, b in doc["coref"].get(name, [])}
-
-        gold = [(v, surfaces(r["Method"]), surfaces(r["Material"]), surfaces(r["Metric"]))
+        gold = [(v, _surfaces(doc, r["Method"]), _surfaces(doc, r["Material"]), _surfaces(doc, r["Metric"]))
                 for r in doc["n_ary_relations"] if (v := _score(str(r.get("score") or ""))) is not None]
         n_gold += len(gold)
         numbers = [float(w) for w in doc["words"] if re.fullmatch(r"\d+(?:\.\d+)?", w)]
