@@ -29,8 +29,10 @@ INSTRUCTION_RE = re.compile(
 )
 CAPTION_RE = re.compile(r"^(?:figure|fig\.|table|tab\.|algorithm)\s*\d+(?:\.\d+)*[a-z]?\s*[:.](?:\s|$)", re.I)
 # A caption inside the text ("... 95.1 92.3 93.7 Table 10: Performance of ..."): a table the PDF reader ran into prose.
-EMBEDDED_CAPTION = re.compile(r"\s(?:Table|Figure|Fig\.)\s*\d+\s*:\s")
-NUMBER_TOKEN = re.compile(r"^[(\[]?[-+±]?\d[\d.,]*%?[)\]]?[*†‡]?$")
+# "… 0.95(0.039)Table 3: Mean …": the reader may drop the space before the caption too.
+EMBEDDED_CAPTION = re.compile(r"(?:\s|(?<=[\d%)]))(?:Table|Figure|Fig\.)\s*\d+\s*:\s")
+# A table cell: "95.1", "(12)", "61.5%", and a mean with its deviation or interval, "0.18(0.10)".
+NUMBER_TOKEN = re.compile(r"^[(\[]?[-+±]?\d[\d.,]*%?(?:\([\d.,±%]+\))?[)\]]?[*†‡]?$")
 # Bracket, brace, tilde or semicolon debris inside a word, or a comma/paren between letters: OCR damage ("t)arent", "doc,wm").
 DEBRIS_TOKEN = re.compile(r"[A-Za-z][\[{}~^\\;][A-Za-z():;]|[a-z]\][a-z]|^\][a-z]|[a-z][),][a-z]|[a-z]\d[a-z]")
 FUNCTION_WORDS = frozenset("the a an of in on to for and or with by from is are was were be we our this that which as at it".split())

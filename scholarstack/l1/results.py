@@ -46,8 +46,8 @@ LIMIT = re.compile(r"\b(?:upper|lower)\s+bounds?\b|\bceiling\b", re.I)
 CLAUSE_GLUE = frozenset("and but while whereas".split())  # words that open a parallel clause ("X had 79.4 and our system 80.3")
 # "1.2 million words", "4.7 days", "the 0.95 confidence intervals": a count, a duration or a level of confidence
 COUNT = re.compile(r"^(?:million|billion|thousand|k|m|days?|hours?|minutes?|seconds?|ms|words|sentences|tokens|documents|"
-                   r"iterations|epochs|confidence|significance)\b", re.I)
-SHARE = re.compile(r"^%\s+of\b", re.I)  # "47% of the time", "88.65% of NPs": a share of something, not a score
+                   r"iterations|epochs|confidence|significance|[a-z]+ per)\b", re.I)  # "1.43 tags per word": a rate of things
+SHARE = re.compile(r"^%\s+(?:of|training)\b", re.I)  # "47% of the time", "with 100% training": a share of something, not a score
 LIST_GLUE = frozenset(", and or % / ;".split())  # what separates the values of a list ("75.49%, 80.87% and 79.12%")
 DASHES = frozenset("- – —".split())
 HYPOTHETICAL = re.compile(r"\b(?:if|assum\w*|suppos\w*|hypothetical\w*|would)\b", re.I)  # "if we assume the rate is 10%"
@@ -422,8 +422,10 @@ def _compared(words: list[str], span: tuple[int, int, str]) -> bool:
     seen = 0
     for j in range(span[0] - 1, -1, -1):
         w = words[j].lower()
+        if j == span[0] - 1 and w == "(":
+            continue  # a system cited in parentheses: "over a state-of-the-art discourse parser (Marcu, 2000)"
         seen += w not in DASHES  # "over a state-of-the-art parser": a hyphenated word counts once
-        if seen > 7:
+        if seen > 8:
             break
         if w in COMPARED or w in ("to", "with") and j > 0 and words[j - 1].lower() in ("relative", "compared", "comparison", "respect"):
             return not (j > 0 and words[j - 1].lower() in ("none", "no", "not", "never"))

@@ -20,6 +20,11 @@ from scholarstack.ingest.records import PaperRecord, Section, to_source_map
     ("The constraints SUPERTAGGING/PARSING USAGE CONSTRAINTS DISK MEMORY ? = 0.01 ? 0.05 ? 0.1 17 GB 31 GB CCGbank "
      "constraints 13 GB 23 GB Eisner constraints 9 GB 16 GB Table 3: Space requirements for model training dataprevent "
      "any constituent which is the result of a forward composition serving as the primary functor.", "table_row"),  # C04-1041:103
+    # cells written as a mean with its deviation, and a caption run on with no space: C04-1146:73, C08-1109:102
+    ("P R hm cm 0.18(0.10) 0.31(0.13) 0.30(0.14) js 0.19(0.12) 0.55(0.18) 0.51(0.18) lin 0.46(0.25) 0.52(0.22) "
+     "0.95(0.039)Table 3: Mean overlap scores for seven similarity measures", "table_row"),
+    ("Model Precision Recall Baseline 79.8% 11.7% +Combo:word 79.8% 12.8% +Combo:tag (with purge) 82.1% 14.1%Table 2: "
+     "Best System Results on Incorrect Selection Task", "table_row"),
     ("As Table 3: shows, 2 of 3 runs converged.", "prose"),
     # a cut sentence or a figure's text run into a caption: no fact, kept for evidence
     ("Our variational algorithm resembles the EM algorithm, but the ratios are replaced withweights that reflect the "
