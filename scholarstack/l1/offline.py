@@ -498,8 +498,16 @@ LOOSE_END = re.compile(r"(?:,?\s+(?:between|of|in|on|for|with|to|from|by|at|the|
 LONE_WORD = re.compile(r"^(?:to|as|and|or|an?|the|in|on|of|at|by|for|with|if|when|while|that|which|than|between|from)$", re.I)
 
 
+# "It is likely that …", "It seems clear that …", "It is important to note that …": an "it" that stands for
+# the clause after "that", not for what the previous statement was about ("It is the first system that …" is).
+EXPLETIVE = re.compile(r"^it\s+(?:is|was|seems|seemed|appears|appeared|remains|has been|should be|can be|must be|would be|"
+                       r"becomes|became)\s+(?:(?!(?:the|a|an|this|these|those|its|their|our)\s)[\w\-]+\s+){0,5}?(?:that|whether)\s+(?=\S)", re.I)
+
+
 def _subject(statement: str, spans: list[tuple[str, str]], previous: str, system: str) -> str:
     bare = DISCOURSE.sub("", statement)
+    if m := EXPLETIVE.match(bare):
+        return _subject(bare[m.end():], spans, previous, system)  # the clause's subject
     if ANAPHOR.match(bare):
         return previous  # "It", "This approach": what the previous statement was about
     if DEMONSTRATIVE.match(bare):  # "This information is …": the noun the demonstrative names, not a mention further on
