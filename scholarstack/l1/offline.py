@@ -201,6 +201,19 @@ OUTCOME = re.compile(r"\d(?:\.\d+)?\s*%|\b\d+\.\d+\b|\b(?:better|worse|higher|lo
                      r"increase[sd]?|decrease[sd]?|reduc\w+|found|find|show\w*|observe[ds]?|good|poor|effective|accurate)\b", re.I)
 
 
+# Limitation words that state no limitation of the work: "because of space limitations", "we can avoid these
+# limitations", "the classifiers do not have this limitation", a condition the method handles ("When the parser
+# fails to return an analysis, we reparse …").
+NOT_LIMITATION = re.compile(
+    r"\b(?:space|page)\s+limitations?\b|"
+    r"\b(?:avoid|avoids|avoided|overcome|overcomes|overcame|address|addresses|addressed|remove|removes|removed|without)\s+"
+    r"(?:[\w\-]+\s+){0,3}?(?:limitations?|drawbacks?|shortcomings?)\b|"
+    r"\b(?:not|no|never)\s+(?:[\w\-]+\s+){0,2}?(?:have|has|had|suffer|suffers)\s+(?:[\w\-]+\s+){0,2}?(?:limitations?|drawbacks?|shortcomings?)\b|"
+    r"^(?:when|whenever|if|in case)\b[^,;]*?\b(?:fails?|failed)\s+to\b", re.I)
+def _states_limitation(text: str, pattern: re.Pattern) -> bool:
+    return pattern.search(NOT_LIMITATION.sub(" ", text)) is not None
+
+
 def classify(text: str, in_abstract: bool = False, any_verb: bool = False) -> FactType | None:
     """The fact type a sentence states, by cues; None when it states nothing reusable. An abstract
     is the paper's own summary of its claims: there a sentence without a cue is a finding. With
@@ -215,8 +228,12 @@ def classify(text: str, in_abstract: bool = False, any_verb: bool = False) -> Fa
         return None
     if ((POINTER.match(text) or POINTS_AHEAD.match(text)) and not SAYS_MORE.search(text)) or (POINTED_AT.match(text) and not re.search(r"\b\d+\.\d+\b", text)):
         return None
+    described = False  # a limitation word that states no limitation: the sentence is kept as a description
     for ftype, pattern in TYPE_CUES:
         if ftype == FactType.theoretical_result and not pattern.search(NOT_THEORY.sub(" ", text)):
+            continue
+        if ftype == FactType.limitation and pattern.search(text) and not _states_limitation(text, pattern):
+            described = True
             continue
         if pattern.search(text):
             if ftype == FactType.finding:
@@ -225,6 +242,8 @@ def classify(text: str, in_abstract: bool = False, any_verb: bool = False) -> Fa
                 if PROCEDURE.search(text) and not OUTCOME.search(text):
                     return FactType.method_description  # "We computed BLEU-N for N = 1..4": what was done, no result
             return ftype
+    if described:
+        return FactType.method_description
     if not in_abstract:
         return None
     if VERB_RE.search(text) or PAST.search(text):
