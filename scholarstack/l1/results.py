@@ -63,8 +63,10 @@ GENERIC = frozenset("our the a an this that these their its new proposed baselin
 
 def specific(name: str) -> bool:
     """A method name that tells which method it is ("TnT", "maximum entropy tagger"), not just "the
-    parser", and not a word the PDF reader split across a line ("Sys- tem", "Re- sulting")."""
+    parser" or a letter, and not a word the PDF reader split across a line ("Sys- tem", "Re- sulting")."""
     words = re.findall(r"[\w\-]+", name)
+    if len(name.strip()) < 2:
+        return False  # "annotator M": a letter names no method
     return bool(words) and not re.search(r"\w- [a-z]", name) and (any(any(c.isupper() for c in w) for w in words) or
                             sum(w.lower() not in GENERIC for w in words) >= 1 and len(words) >= 2)
 
