@@ -418,6 +418,10 @@ COMPARED = frozenset("outperforms outperform outperformed outperforming beats be
                      "against".split())
 
 
+# "compared to X", "on a par with X", "comparable to X": X is what the value is set against
+COMPARED_WITH = frozenset("relative compared comparison respect par comparable similar".split())
+
+
 def _compared(words: list[str], span: tuple[int, int, str]) -> bool:
     """A method named as what is compared against ("outperforms the system of Hiero by 0.7", "better
     than HMM"), not what reaches the value; "none outperform X, which attains 74%" names X's value."""
@@ -429,7 +433,7 @@ def _compared(words: list[str], span: tuple[int, int, str]) -> bool:
         seen += w not in DASHES  # "over a state-of-the-art parser": a hyphenated word counts once
         if seen > 8:
             break
-        if w in COMPARED or w in ("to", "with") and j > 0 and words[j - 1].lower() in ("relative", "compared", "comparison", "respect"):
+        if w in COMPARED or w in ("to", "with") and j > 0 and words[j - 1].lower() in COMPARED_WITH:
             return not (j > 0 and words[j - 1].lower() in ("none", "no", "not", "never"))
         if w in CLAUSE_BREAK:
             return False
@@ -466,7 +470,8 @@ def _authors_clause(words: list[str], method: tuple[int, int, str], i: int) -> b
 
     def ours(k: int) -> bool:  # "our system", "we obtain"; not "our baseline", nor "we find it ..."
         return (low[k] == "our" and not NOT_OWN.match(" ".join(words[k:k + 3]))
-                or low[k] == "we" and k + 1 < len(low) and re.match(r"(?:obtain|achiev|get|got|reach|score)", low[k + 1]) is not None)
+                or low[k] == "we" and re.match(r"(?:(?:also|then|now|still|finally|\w+ly)\s)?(?:obtain|achiev|get|got|reach|score)",
+                                               " ".join(low[k + 1:k + 3])) is not None)
 
     if method[1] <= i:
         return any(low[k - 1] in CLAUSE_GLUE | {",", ";"} and ours(k) for k in range(method[1] + 1, i))

@@ -253,6 +253,9 @@ def test_a_rate_of_things_a_share_of_training_or_a_cited_system_compared_against
         "The transformation-based tagger obtained the same accuracy with 1.43 tags per word.",
         "For example, a 19% improvement in BLEU score (for MT04 under MADA with 100% training) was found from an oracle combination.",
         "These results represent an error reduction of 18.8% over a state-of-the-art discourse parser (Marcu, 2000) when using "
-        "18 labels, and an error reduction of 15.7% when using 110 labels.")
+        "18 labels, and an error reduction of 15.7% when using 110 labels.",
+        # D12-1133:123, N04-4038:100: what a value is on a par with, or comparable to, is not its owner
+        "We also obtain a POS accuracy of 97.42, which is on a par with the best results obtained using semi-supervised taggers.",
+        "The English experiment resulted in an accuracy of 94.97%, which is comparable to the Arabic SVM-POS results.")
     results = [(f.quantities[0].text, f.subject) for f in extract_facts(sm) if f.variant.startswith("r")]
-    assert not [r for r in results if r[0] in ("1.43", "100%") or r[1] == "Marcu"], results
+    assert not [r for r in results if r[0] in ("1.43", "100%") or r[1] in ("Marcu", "semi-supervised taggers", "Arabic SVM-POS")], results
