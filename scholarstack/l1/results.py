@@ -277,6 +277,9 @@ def result_facts(sm: SourceMap, pa: PaperAnalysis, prov: Provenance) -> tuple[li
     head = title_head(sm.title)  # the system's name the title opens with ("TnT - A Statistical ...")
     # The paper's main task, and a sentence naming it, for results whose sentence names no task.
     main_task = pa.main("Task", salient_only=True)
+    task_name = DANGLING.sub("", pa.clusters[main_task].name) if main_task is not None else ""
+    if FIELD.fullmatch(task_name):
+        main_task = None  # "NLP": the field, not a task a result is reported for
     task_sid = pa.plain_sid(main_task) if main_task is not None else None
     by_sid = {s.sid: s for s in sm.sentences}
     for si, (sent, toks, spans) in enumerate(zip(pa.sentences, pa.tokens, pa.doc.spans)):
@@ -355,7 +358,7 @@ def result_facts(sm: SourceMap, pa: PaperAnalysis, prov: Provenance) -> tuple[li
             task_span = _nearest(spans, "Task", i)
             task = _surface(sent.text, toks, task_span) if task_span is not None else ""
             if task_span is None and task_sid is not None:
-                task = pa.clusters[main_task].name
+                task = task_name
                 evidence.append(task_sid)
             metric_name = _surface(sent.text, toks, metric)
             text = w + ("%" if percent else "")
@@ -592,6 +595,8 @@ def _authors(words: list[str], span: tuple[int, int, str]) -> bool:
     return False
 
 
+FIELD = re.compile(r"(?:NLP|NLG|IR|AI|ML|CL|natural language (?:processing|generation)|computational linguistics|"
+                   r"information retrieval|machine learning|artificial intelligence)", re.I)
 # A span the tagger ran on into a conjunction, a preposition or a dash ("joint tagging and", "IL -").
 DANGLING = re.compile(r"(?:[\s,;/(\-–—]+|\s+(?:and|or|of|the|a|an|for|with|in|on|to|by|from|vs\.?)\b)+$")  # lower case: "Model A" keeps its A
 
