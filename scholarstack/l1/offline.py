@@ -523,10 +523,17 @@ EXPLETIVE = re.compile(r"^it\s+(?:is|was|seems|seemed|appears|appeared|remains|h
                        r"becomes|became)\s+(?:(?!(?:the|a|an|this|these|those|its|their|our)\s)[\w\-]+\s+){0,5}?(?:that|whether)\s+(?=\S)", re.I)
 
 
+# "There are several reasons for …", "Traditionally, there have been two types of evaluation: …": what there is.
+EXISTENTIAL = re.compile(r"^(?:\w+ly,?\s+)?there\s+(?:is|are|was|were|has been|have been|had been|exists?|existed|remains?|remained)\s+"
+                         r"((?:(?!(?:in|for|on|to|with|from|between|among|when|that|which|who|where|than|as|by|at)\b)[^\s,;:.()]+\s*){1,6})", re.I)
+
+
 def _subject(statement: str, spans: list[tuple[str, str]], previous: str, system: str) -> str:
     bare = DISCOURSE.sub("", statement)
     if m := EXPLETIVE.match(bare):
         return _subject(bare[m.end():], spans, previous, system)  # the clause's subject
+    if (m := EXISTENTIAL.match(bare)) and not LONE_WORD.match(found := LOOSE_END.sub("", m.group(1).strip())):
+        return found
     if ANAPHOR.match(bare):
         return previous  # "It", "This approach": what the previous statement was about
     if DEMONSTRATIVE.match(bare):  # "This information is …": the noun the demonstrative names, not a mention further on

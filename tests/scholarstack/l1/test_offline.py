@@ -330,6 +330,10 @@ def test_the_subject_is_a_whole_noun_phrase_not_a_piece_of_the_clause():
         "It has been shown that cue phrases can assist in the resolution of anaphora.": "cue phrases",
         "It was found that the parser achieved 51% precision and 69% recall.": "parser",
         "It is important to note that the test set does not include pleonastic pronouns.": "test set",
+        # "there is": what there is, not the authors' system
+        "There are several reasons for this behaviour.": "several reasons",
+        "Traditionally, there have been two primary types of evaluation for measures of relatedness: one is correlation.":
+            "two primary types of evaluation",
         # a cleft or a copula with a noun of its own: "it" points back
         "It is also the first joint system that achieves state-of-the-art accuracy.": "TnT",
     }
