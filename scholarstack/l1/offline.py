@@ -532,7 +532,8 @@ def _subject(statement: str, spans: list[tuple[str, str]], previous: str, system
     bare = DISCOURSE.sub("", statement)
     if m := EXPLETIVE.match(bare):
         return _subject(bare[m.end():], spans, previous, system)  # the clause's subject
-    if (m := EXISTENTIAL.match(bare)) and not LONE_WORD.match(found := LOOSE_END.sub("", m.group(1).strip())):
+    if (m := EXISTENTIAL.match(bare)) and not LONE_WORD.match(
+            found := re.sub(r"^(?:(?:\w+ly|now|also|still)\s+)+", "", LOOSE_END.sub("", m.group(1).strip()))):
         return found
     if ANAPHOR.match(bare):
         return previous  # "It", "This approach": what the previous statement was about
