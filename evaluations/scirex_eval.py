@@ -213,7 +213,6 @@ def result_values(path: Path, limit: int | None = None) -> dict[str, Any]:
         if isinstance(rec, tuple):  # a document the reader rejects: its gold values count as missed
             continue
         doc = docs[rec.external_ids["scirex"]]
-
         gold = [(v, _surfaces(doc, r["Method"]), _surfaces(doc, r["Material"]), _surfaces(doc, r["Metric"]))
                 for r in doc["n_ary_relations"] if (v := _score(str(r.get("score") or ""))) is not None]
         n_gold += len(gold)

@@ -210,6 +210,8 @@ NOT_LIMITATION = re.compile(
     r"(?:[\w\-]+\s+){0,3}?(?:limitations?|drawbacks?|shortcomings?)\b|"
     r"\b(?:not|no|never)\s+(?:[\w\-]+\s+){0,2}?(?:have|has|had|suffer|suffers)\s+(?:[\w\-]+\s+){0,2}?(?:limitations?|drawbacks?|shortcomings?)\b|"
     r"^(?:when|whenever|if|in case)\b[^,;]*?\b(?:fails?|failed)\s+to\b", re.I)
+
+
 def _states_limitation(text: str, pattern: re.Pattern) -> bool:
     return pattern.search(NOT_LIMITATION.sub(" ", text)) is not None
 

@@ -595,6 +595,7 @@ def _authors(words: list[str], span: tuple[int, int, str]) -> bool:
     return False
 
 
+# A field of study, which no result is reported for ("NLP"), when it is all a paper's main task names.
 FIELD = re.compile(r"(?:NLP|NLG|IR|AI|ML|CL|natural language (?:processing|generation)|computational linguistics|"
                    r"information retrieval|machine learning|artificial intelligence)", re.I)
 # A span the tagger ran on into a conjunction, a preposition or a dash ("joint tagging and", "IL -").
