@@ -212,10 +212,6 @@ NOT_LIMITATION = re.compile(
     r"^(?:when|whenever|if|in case)\b[^,;]*?\b(?:fails?|failed)\s+to\b", re.I)
 
 
-def _states_limitation(text: str, pattern: re.Pattern) -> bool:
-    return pattern.search(NOT_LIMITATION.sub(" ", text)) is not None
-
-
 def classify(text: str, in_abstract: bool = False, any_verb: bool = False) -> FactType | None:
     """The fact type a sentence states, by cues; None when it states nothing reusable. An abstract
     is the paper's own summary of its claims: there a sentence without a cue is a finding. With
@@ -234,8 +230,8 @@ def classify(text: str, in_abstract: bool = False, any_verb: bool = False) -> Fa
     for ftype, pattern in TYPE_CUES:
         if ftype == FactType.theoretical_result and not pattern.search(NOT_THEORY.sub(" ", text)):
             continue
-        if ftype == FactType.limitation and pattern.search(text) and not _states_limitation(text, pattern):
-            described = True
+        if ftype == FactType.limitation and not pattern.search(NOT_LIMITATION.sub(" ", text)):
+            described |= pattern.search(text) is not None
             continue
         if pattern.search(text):
             if ftype == FactType.finding:
@@ -528,14 +524,14 @@ EXPLETIVE = re.compile(r"^it\s+(?:is|was|seems|seemed|appears|appeared|remains|h
 # "There are several reasons for …", "Traditionally, there have been two types of evaluation: …": what there is.
 EXISTENTIAL = re.compile(r"^(?:\w+ly,?\s+)?there\s+(?:is|are|was|were|has been|have been|had been|exists?|existed|remains?|remained)\s+"
                          r"((?:(?!(?:in|for|on|to|with|from|between|among|when|that|which|who|where|than|as|by|at)\b)[^\s,;:.()]+\s*){1,6})", re.I)
+LEADING_ADVERB = re.compile(r"^(?:(?:\w+ly|now|also|still)\s+)+")  # "There are apparently many differences": "many differences"
 
 
 def _subject(statement: str, spans: list[tuple[str, str]], previous: str, system: str) -> str:
     bare = DISCOURSE.sub("", statement)
     if m := EXPLETIVE.match(bare):
         return _subject(bare[m.end():], spans, previous, system)  # the clause's subject
-    if (m := EXISTENTIAL.match(bare)) and not LONE_WORD.match(
-            found := re.sub(r"^(?:(?:\w+ly|now|also|still)\s+)+", "", LOOSE_END.sub("", m.group(1).strip()))):
+    if (m := EXISTENTIAL.match(bare)) and not LONE_WORD.match(found := LEADING_ADVERB.sub("", LOOSE_END.sub("", m.group(1).strip()))):
         return found
     if ANAPHOR.match(bare):
         return previous  # "It", "This approach": what the previous statement was about
