@@ -29,9 +29,11 @@ install: $(STAMP)
 demo: $(STAMP)
 	$(BIN)/scholarstack demo --store .scholarstack/demo
 
-# One worker per core, at most four (pytest-xdist); each worker that runs an LLM test starts its own server.
+# One worker per core, at most four (pytest-xdist), then the tests of the local LLM server on their own:
+# sharing the cores with the workers slowed its answers past the client's timeout.
 test: $(STAMP)
-	$(BIN)/pytest -q -p no:cacheprovider -n auto --maxprocesses 4
+	$(BIN)/pytest -q -p no:cacheprovider -n auto --maxprocesses 4 -m "not llm" --durations=10
+	$(BIN)/pytest -q -p no:cacheprovider -m llm
 
 # The whole suite with every store on PostgreSQL (a throwaway local server; `make test` runs the
 # store's own tests on both engines).

@@ -86,6 +86,13 @@ def backend(request, monkeypatch):
     return request.param
 
 
+@pytest.hookimpl(tryfirst=True)  # before `-m` deselects: `make test` runs the llm tests in a phase of their own
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if "llm_server" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.llm)
+
+
 @pytest.fixture(scope="session")
 def llm_server():
     pytest.importorskip("xllamacpp", reason="xllamacpp is not installed (make install)")
