@@ -196,7 +196,7 @@ def result_values(path: Path, limit: int | None = None) -> dict[str, Any]:
     from scholarstack.ingest.corpora import read_scirex
     from scholarstack.ingest.records import to_source_map
     from scholarstack.l1.offline import SKIP_SECTIONS
-    from scholarstack.l1.results import _candidate_values, _nearest, _surface, analyse, result_facts
+    from scholarstack.l1.results import analyse, nearest_mention_values, result_facts
     from scholarstack.models import Provenance
 
     with gzip.open(path, "rt") as fh:
@@ -221,14 +221,7 @@ def result_values(path: Path, limit: int | None = None) -> dict[str, Any]:
         sm = to_source_map(rec)
         pa = analyse(sm, SKIP_SECTIONS.search)
         stated = {"scholarstack": [(q.value, q.method, q.dataset, q.metric) for f in result_facts(sm, pa, prov)[0] for q in f.quantities],
-                  "nearest_mentions": []}
-        for sent, toks, spans in zip(pa.sentences, pa.tokens, pa.doc.spans):
-            if sent.sid == 0 or sent.kind != "prose" or not any(t == "Metric" for _, _, t in spans):
-                continue
-            words = [w for w, _, _ in toks]
-            for i in _candidate_values(words, spans):
-                names = [_nearest(spans, kind, i) for kind in ("Method", "Material", "Metric")]
-                stated["nearest_mentions"].append((float(words[i]), *(_surface(sent.text, toks, sp) if sp else "" for sp in names)))
+                  "nearest_mentions": nearest_mention_values(pa)}
         for system, values in stated.items():
             c, hit = counts[system], set()
             for value, method, dataset, metric in values:

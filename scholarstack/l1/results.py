@@ -398,6 +398,21 @@ def _candidate_values(words: list[str], spans: list[tuple[int, int, str]]) -> li
             and not any(a <= j < b for a, b, _ in spans)]
 
 
+def nearest_mention_values(pa: PaperAnalysis) -> list[tuple[float, str, str, str]]:
+    """The baseline result_facts is measured against (evaluations.scirex_eval.result_values): every
+    candidate value of a prose sentence naming a metric, bound to the nearest method, dataset and
+    metric mentions: (value, method, dataset, metric), "" where the sentence names none."""
+    out = []
+    for sent, toks, spans in zip(pa.sentences, pa.tokens, pa.doc.spans):
+        if sent.sid == 0 or sent.kind != "prose" or not any(t == "Metric" for _, _, t in spans):
+            continue
+        words = [w for w, _, _ in toks]
+        for i in _candidate_values(words, spans):
+            names = [_nearest(spans, kind, i) for kind in ("Method", "Material", "Metric")]
+            out.append((float(words[i]), *(_surface(sent.text, toks, sp) if sp else "" for sp in names)))
+    return out
+
+
 def _shared_metric(words: list[str], spans: list[tuple[int, int, str]], values: list[int], metric: tuple[int, int, str],
                    i: int) -> int | None:
     """A second value whose metric is elided in a parallel clause ("X reports an accuracy of 96.6%

@@ -49,7 +49,11 @@ def squashed(name: str) -> str:
 
 def name_key(name: str, kind: str) -> str:
     """The name without what it adds, spaces and dashes; "" when nothing names it ("this dataset")."""
-    shown = stripped(name, kind)
+    return key_of(stripped(name, kind))
+
+
+def key_of(shown: str) -> str:
+    """name_key of a name already stripped."""
     return squashed(shown) if shown not in {"dataset", "data", "corpus", "metric", "score"} else ""
 
 
@@ -95,9 +99,9 @@ def design(store: Store, request: str, k: int = 15, exclude: tuple[str, ...] = (
         score, users, example, shown = Counter(), defaultdict(set), {}, {}
 
         def count(name: str, p: str, share: float, fact: dict | None = None) -> None:
-            if not (key := name_key(name, etype)):
+            if not (key := key_of(surface := stripped(name, etype))):
                 return
-            shown.setdefault(key, stripped(name, etype))  # the first surface
+            shown.setdefault(key, surface)  # the first surface
             if p not in users[key]:
                 score[key] += share * weight[p]
             users[key].add(p)
