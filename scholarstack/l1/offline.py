@@ -112,10 +112,25 @@ RUN_IN = re.compile(r"^\(?\d{1,2}\)\s+(?=[A-Z][a-z])|"  # an item's number: "2) 
                     r"(?:\d{1,2}(?:\.\d{1,2})+\s+)?(?:[A-Z][\w\-]*(?:\s+[A-Za-z\d][\w\-.]*){0,7}?\s+)??(?=" + OPENER + r"[\s,])")
 
 
+# A structured abstract's heading run into its first sentence ("RESULTS Colonoscopy use increased …",
+# "DESIGN, SETTING, AND PARTICIPANTS Patients in …"): every word a heading word, so an acronym that
+# opens a sentence ("PTEN loss …", "NSCLC patients …") stays.
+_HEADING_WORD = (r"(?:BACKGROUND|CONTEXT|OBJECTIVES?|AIMS?|PURPOSE|METHODS?|METHODOLOGY|DESIGN|SETTINGS?|PARTICIPANTS|"
+                 r"PATIENTS|SUBJECTS|POPULATION|INTERVENTIONS?|MAIN|PRIMARY|SECONDARY|OUTCOMES?|MEASURES?|MEASUREMENTS|"
+                 r"RESULTS|FINDINGS|CONCLUSIONS?|INTERPRETATION|IMPORTANCE|RELEVANCE|EXPOSURES?|DATA|SOURCES?|SYNTHESIS|"
+                 r"EXTRACTION|STUDY|SELECTION|REVIEW|APPRAISAL|ELIGIBILITY|CRITERIA|SIGNIFICANCE|RATIONALE|INTRODUCTION|"
+                 r"SUMMARY|EVIDENCE|ACQUISITION|LIMITATIONS|TRIAL|REGISTRATION|ANIMALS|MATERIALS?|PRINCIPAL|IMPLICATIONS)")
+ABSTRACT_HEADING = re.compile(rf"^{_HEADING_WORD}(?:(?:\s*,\s*|\s+|\s*/\s*|\s+&\s+)(?:(?:AND|OF)\s+)?{_HEADING_WORD})*"
+                              r"(?:\s*:\s*|\s+(?=[A-Z0-9(]))")
+
+
 def clean_statement(text: str) -> str:
-    """The sentence as a statement: without what the PDF reader put before it (RUN_IN), citation
-    markers or a reporting frame."""
+    """The sentence as a statement: without what the PDF reader put before it (RUN_IN), a structured
+    abstract's heading, citation markers or a reporting frame."""
     text = " ".join(CITATION_RE.sub("", RUN_IN.sub("", text)).split())
+    m = ABSTRACT_HEADING.match(text)
+    if m and len(text[m.end():].split()) >= 4:
+        text = _capitalised(text[m.end():])
     m = CONNECTIVE.match(text)
     # "Moreover, X", "However, X": the fact is X ("Not surprisingly, X" keeps its words: a dropped "not" reads as a
     # reversed polarity to the gate's verifier)

@@ -269,6 +269,28 @@ def test_a_footnote_mark_a_running_head_or_a_numbered_heading_the_pdf_reader_ran
     assert by_sid["P:1"].verification == by_sid["P:3"].verification == Verification.passed  # still what its sentence says
 
 
+def test_a_structured_abstracts_heading_is_left_out_of_the_statement_but_an_opening_acronym_stays():
+    from scholarstack.l1.offline import clean_statement
+
+    # SciFact 17077004: 250 of 1,410 SciFact facts opened with their abstract's heading
+    assert clean_statement("CONCLUSIONS A stable partnership is associated with a slower rate of progression to AIDS.") == \
+        "A stable partnership is associated with a slower rate of progression to AIDS."
+    assert clean_statement("DESIGN, SETTING, AND PARTICIPANTS Patients in the linked database who were 67 years of age.") \
+        .startswith("Patients in the linked database")
+    assert clean_statement("RESULTS: we found that the rate fell by half.").startswith("The rate fell by half")
+    for kept in ("PTEN loss drives tumour growth in mice.", "NSCLC patients were treated with the drug.",
+                 "DATA are shown in the figure below."):
+        assert clean_statement(kept) == kept
+    sm = SourceMap(paper_key="P", title="Partnership and HIV", sentences=[
+        Sentence(sid=0, text="Partnership and HIV", section="title"),
+        Sentence(sid=1, text="CONCLUSIONS A stable partnership is associated with a slower rate of progression to AIDS.",
+                 section="abstract"),
+        Sentence(sid=2, text="SETTING Seven outpatient clinics throughout Switzerland.", section="abstract")])
+    facts = extract_facts(sm)
+    assert [f.evidence for f in facts] == [["P:1"]]  # a heading's own sentence is still no finding
+    assert facts[0].statement.startswith("A stable partnership") and facts[0].verification == Verification.passed
+
+
 def test_a_subject_is_the_main_clauses_not_a_lead_phrase_a_subordinate_or_a_relative_clause():
     system = "TnT"
     cases = {
