@@ -107,6 +107,9 @@ def test_subject_conditions_quantities():
     assert "on the Penn Treebank" in find_conditions("TnT achieves 96.7% accuracy on the Penn Treebank.")
     qs = find_quantities("TnT achieves 96.7% accuracy on the Penn Treebank in 1998.", "TnT")
     assert [(q.value, q.metric, q.dataset, q.subject) for q in qs] == [(96.7, "accuracy", "Penn Treebank", "TnT")]
+    # the number of a part of the paper or of a tool is no quantity
+    qs = find_quantities("We repeated the experiments of sections 4.2 and 4.3 (Theorem 5.1, version 2.0) at 96.5% accuracy.", "TnT")
+    assert [q.text for q in qs] == ["96.5%"]
 
 
 def test_extract_facts_grounds_each_fact():
