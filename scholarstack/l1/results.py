@@ -43,6 +43,10 @@ NOT_A_METRIC = re.compile(r"^(?:[ztp][- ]?(?:score|value|statistic)s?|recall tha
                           r"|inter[- ]?(?:annotator|tagger|coder|rater|judge)s?\s+agreements?(?:\s+rates?)?)$", re.I)
 # "the upper bound for recall ... is 93%", "a ceiling of 90%": a limit on results, not one reached.
 LIMIT = re.compile(r"\b(?:upper|lower)\s+bounds?\b|\bceiling\b", re.I)
+# A value set against the result ("we got an AER of 15.5 (compare to 19.5 for Model 2)", "95.0% compared to
+# 89.5%", "higher than 91.2%"): what it compares with, not the method's; "more than 90%" is a bound, and stays.
+SET_AGAINST_VALUE = re.compile(r"(?:\b(?:compared?|comparison)\s+(?:to|with)|\bversus|\bvs\.?|\bagainst|"
+                               r"(?<!more )(?<!less )(?<!fewer )(?<!greater )(?<!rather )\bthan)$", re.I)
 CLAUSE_GLUE = frozenset("and but while whereas".split())  # words that open a parallel clause ("X had 79.4 and our system 80.3")
 # "1.2 million words", "4.7 days", "the 0.95 confidence intervals": a count, a duration or a level of confidence
 COUNT = re.compile(r"^(?:million|billion|thousand|k|m|days?|hours?|minutes?|seconds?|ms|words|sentences|tokens|documents|"
@@ -317,7 +321,7 @@ def result_facts(sm: SourceMap, pa: PaperAnalysis, prov: Provenance) -> tuple[li
                 clause_start = _shared_metric(words, spans, candidates, metric, i)
                 if clause_start is None:
                     continue
-            if LIMIT.search(" ".join(words[_clause_start(words, i):i])):
+            if LIMIT.search(" ".join(words[_clause_start(words, i):i])) or SET_AGAINST_VALUE.search(" ".join(words[max(0, i - 3):i])):
                 continue
             evidence = [sent.sid]
             nearest = method is None  # not named by "respectively" nor right after the value
@@ -345,7 +349,7 @@ def result_facts(sm: SourceMap, pa: PaperAnalysis, prov: Provenance) -> tuple[li
                 continue
             if re.search(rf"(?<![\d.]){re.escape(w)}(?![\d.])", method_name):
                 continue  # the version in a name ("Meteor 1.3"), not a value
-            data = _nearest(spans, "Material", i)
+            data = _dataset_of(words, spans, i)
             if data is not None:
                 dataset = _surface(sent.text, toks, data)
             else:
@@ -385,6 +389,21 @@ def result_facts(sm: SourceMap, pa: PaperAnalysis, prov: Provenance) -> tuple[li
         if made and made == values:
             used.add(sent.sid)
     return _dedupe(facts), used
+
+
+def _dataset_of(words: list[str], spans: list[tuple[int, int, str]], i: int) -> tuple[int, int, str] | None:
+    """The dataset the value at `i` is reported on: the nearest, unless one named after it ("for NWIRE")
+    closes the value's own clause and the nearest ends an earlier one ("68.4 (recall) … for BNEWS, and
+    75.7 (precision), 69.2 (recall) … for NWIRE": 69.2 is NWIRE's)."""
+    nearest = _nearest(spans, "Material", i)
+    after = next((sp for sp in spans if sp[2] == "Material" and sp[0] > i), None)
+    if nearest is None or after is None or nearest == after or nearest[1] > i or words[after[0] - 1].lower() not in ("for", "on"):
+        return nearest
+
+    def clause_break(a: int, b: int) -> bool:  # ";" or ", and", ", while", …: a new clause
+        return any(words[j] == ";" or words[j].lower() in CLAUSE_GLUE and words[j - 1] == "," for j in range(max(a, 1), b))
+
+    return after if clause_break(nearest[1], i) and not clause_break(i, after[0]) else nearest
 
 
 def _distance(span: tuple[int, int, str], i: int) -> int:

@@ -259,3 +259,14 @@ def test_a_rate_of_things_a_share_of_training_or_a_cited_system_compared_against
         "The English experiment resulted in an accuracy of 94.97%, which is comparable to the Arabic SVM-POS results.")
     results = [(f.quantities[0].text, f.subject) for f in extract_facts(sm) if f.variant.startswith("r")]
     assert not [r for r in results if r[0] in ("1.43", "100%") or r[1] in ("Marcu", "semi-supervised taggers", "Arabic SVM-POS")], results
+
+
+def test_a_value_set_against_is_no_result_and_a_dataset_closing_the_values_clause_is_theirs():
+    # H05-1010:135, D08-1068:214 (ACL ScisummNet)
+    sm = paper("With these features, we got an AER of 15.5 (compare to 19.5 for Model 2 in (Och and Ney, 2003)).",
+               "The B3 scores of MLN-HAN on the ACE2004 dataset are 71.6 (precision), 68.4 (recall) and 70.0 (F1) for BNEWS, "
+               "and 75.7 (precision), 69.2 (recall) and 72.3 (F1) for NWIRE.")
+    results = {q.value: q for f in extract_facts(sm) if f.variant.startswith("r") for q in f.quantities}
+    assert 15.5 in results and 19.5 not in results
+    assert {v: results[v].dataset for v in (75.7, 69.2, 72.3)} == dict.fromkeys((75.7, 69.2, 72.3), "NWIRE")
+    assert results[70.0].dataset == "BNEWS"
