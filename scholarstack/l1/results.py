@@ -44,9 +44,9 @@ NOT_A_METRIC = re.compile(r"^(?:[ztp][- ]?(?:score|value|statistic)s?|recall tha
 # "the upper bound for recall ... is 93%", "a ceiling of 90%": a limit on results, not one reached.
 LIMIT = re.compile(r"\b(?:upper|lower)\s+bounds?\b|\bceiling\b", re.I)
 # A value set against the result ("we got an AER of 15.5 (compare to 19.5 for Model 2)", "95.0% compared to
-# 89.5%", "higher than 91.2%"): what it compares with, not the method's; "more than 90%" is a bound, and stays.
+# 89.5%", "higher than the 0.6% error reported by …"): what it compares with, not the method's; "more than 90%" is a bound, and stays.
 SET_AGAINST_VALUE = re.compile(r"(?:\b(?:compared?|comparison)\s+(?:to|with)|\bversus|\bvs\.?|\bagainst|"
-                               r"(?<!more )(?<!less )(?<!fewer )(?<!greater )(?<!rather )\bthan)$", re.I)
+                               r"(?<!more )(?<!less )(?<!fewer )(?<!greater )(?<!rather )\bthan)(?:\s+(?:the|a|an))?$", re.I)
 CLAUSE_GLUE = frozenset("and but while whereas".split())  # words that open a parallel clause ("X had 79.4 and our system 80.3")
 # "1.2 million words", "4.7 days", "the 0.95 confidence intervals": a count, a duration or a level of confidence
 COUNT = re.compile(r"^(?:million|billion|thousand|k|m|days?|hours?|minutes?|seconds?|ms|words|sentences|tokens|documents|"

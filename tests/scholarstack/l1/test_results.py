@@ -265,8 +265,9 @@ def test_a_value_set_against_is_no_result_and_a_dataset_closing_the_values_claus
     # H05-1010:135, D08-1068:214 (ACL ScisummNet)
     sm = paper("With these features, we got an AER of 15.5 (compare to 19.5 for Model 2 in (Och and Ney, 2003)).",
                "The B3 scores of MLN-HAN on the ACE2004 dataset are 71.6 (precision), 68.4 (recall) and 70.0 (F1) for BNEWS, "
-               "and 75.7 (precision), 69.2 (recall) and 72.3 (F1) for NWIRE.")
+               "and 75.7 (precision), 69.2 (recall) and 72.3 (F1) for NWIRE.",
+               "Our system obtained an accuracy of 91.4%, versus a 51.7% baseline (significant at p = 0.01).")
     results = {q.value: q for f in extract_facts(sm) if f.variant.startswith("r") for q in f.quantities}
-    assert 15.5 in results and 19.5 not in results
+    assert 15.5 in results and 19.5 not in results and 91.4 in results and 51.7 not in results
     assert {v: results[v].dataset for v in (75.7, 69.2, 72.3)} == dict.fromkeys((75.7, 69.2, 72.3), "NWIRE")
     assert results[70.0].dataset == "BNEWS"
