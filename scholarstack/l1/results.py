@@ -396,11 +396,14 @@ def result_facts(sm: SourceMap, pa: PaperAnalysis, prov: Provenance) -> tuple[li
 
 
 def _dataset_of(words: list[str], spans: list[tuple[int, int, str]], i: int) -> tuple[int, int, str] | None:
-    """The dataset the value at `i` is reported on: the nearest, unless one named after it ("for NWIRE")
-    closes the value's own clause and the nearest ends an earlier one ("68.4 (recall) … for BNEWS, and
-    75.7 (precision), 69.2 (recall) … for NWIRE": 69.2 is NWIRE's)."""
+    """The dataset the value at `i` is reported on: one named right after it ("26.3% for Chinese"), else the
+    nearest, unless one named after it ("for NWIRE") closes the value's own clause and the nearest ends an
+    earlier one ("68.4 (recall) … for BNEWS, and 75.7 (precision), 69.2 (recall) … for NWIRE": 69.2 is NWIRE's)."""
     nearest = _nearest(spans, "Material", i)
     after = next((sp for sp in spans if sp[2] == "Material" and sp[0] > i), None)
+    j = _after_measure(words, spans, i)
+    if after is not None and j < len(words) and words[j].lower() in ("for", "on") and after[0] in (j + 1, j + 2):
+        return after  # right after it: "33.9% for Spanish and 26.3% for Chinese"
     if nearest is None or after is None or nearest == after or nearest[1] > i or words[after[0] - 1].lower() not in ("for", "on"):
         return nearest
 
@@ -613,8 +616,7 @@ def _owner_after(words: list[str], spans: list[tuple[int, int, str]], systems: l
                  i: int) -> tuple[int, int, str] | None:
     """The system a value is credited to right after it ("88.6% accuracy with COMPOPR, 90.1% with
     SCNEGEX"): it owns the value, though another system stands nearer before."""
-    j = _after_value(words, i)
-    j = next((b for a, b, t in spans if t == "Metric" and a == j), j)  # past the value's own metric
+    j = _after_measure(words, spans, i)
     if j < len(words) and words[j].lower() in ("with", "using", "by"):
         start = j + 2 if j + 1 < len(words) and words[j + 1].lower() in ("the", "a", "an", "our") else j + 1
         return next((sp for sp in systems if sp[0] == start), None)
@@ -628,6 +630,12 @@ def _setting(words: list[str], spans: list[tuple[int, int, str]], i: int) -> boo
 
 def _is_percent(words: list[str], i: int) -> bool:
     return i + 1 < len(words) and words[i + 1] == "%"
+
+
+def _after_measure(words: list[str], spans: list[tuple[int, int, str]], i: int) -> int:
+    """The token after the value at `i`, its percent sign and the metric named right after it ("88.6% accuracy")."""
+    j = _after_value(words, i)
+    return next((b for a, b, t in spans if t == "Metric" and a == j), j)
 
 
 def _after_value(words: list[str], i: int) -> int:

@@ -21,12 +21,16 @@ METRIC_WORDS = (
 )
 METRIC_RE = re.compile(rf"\b({METRIC_WORDS})\b", re.I)
 # Words before a number that points somewhere ("table 5", "section 4.1"): the number is no quantity.
-POINTER = re.compile(r"\b(?:tables?|fig(?:ure)?s?|sections?|sec|eq(?:uation)?s?|chapters?|appendix|step|rows?|columns?)\.?\s*$", re.I)
+# A part of the paper or of a tool a number names ("Section 4.2", "sections 4.2 and 4.3", "§5.2", "Theorem 5.1",
+# "version 2.0"), not a quantity.
+POINTER = re.compile(r"(?:\b(?:tables?|fig(?:ure)?s?|sections?|sec|sect|eq(?:uation)?s?|chapters?|appendix|steps?|rows?|columns?|"
+                     r"versions?|definitions?|theorems?|lemmas?|algorithms?|examples?|footnotes?)\.?|§)\s*"
+                     r"(?:\d+(?:\.\d+)*\s*(?:,|and|or|to|-|–)\s*)*$", re.I)
 
 
 def points(text: str, start: int) -> bool:
     """Whether the number at `start` in `text` points somewhere ("table 5", "section 4.1")."""
-    return POINTER.search(text[max(0, start - 12):start]) is not None
+    return POINTER.search(text[max(0, start - 40):start]) is not None
 
 
 TASK_HEADS = (

@@ -285,3 +285,15 @@ def test_a_spread_the_machine_a_value_owned_by_a_later_one_or_a_system_improved_
     results = {q.value: q.method for f in extract_facts(sm) if f.variant.startswith("r") for q in f.quantities}
     assert not {0.13, 3.46, 81.0, 4.7, 8.0} & set(results), results
     assert results.get(67.0) in (None, "automatic holder detection")
+
+
+def test_a_dataset_named_right_after_the_value_is_its_own_and_a_section_number_is_no_result():
+    # D09-1086:123, D09-1086:189, D08-1092:94 (ACL ScisummNet)
+    sm = paper("With Collins-model English parses and GIZA++ word alignments, F-score was 33.9% for Spanish and 26.3% for Chinese.",
+               "Using the target side of the bitext as training data, we initialized our model parameters as described in "
+               "§5.2 and ran EM.",
+               "We set E by empirically determining a good speed/performance tradeoff (see §6.2).")
+    facts = extract_facts(sm)
+    results = {q.value: q.dataset for f in facts if f.variant.startswith("r") for q in f.quantities}
+    assert results.get(26.3) in (None, "Chinese") and results.get(33.9) in (None, "Spanish"), results
+    assert not {5.2, 6.2} & {q.value for f in facts for q in f.quantities}
