@@ -270,7 +270,7 @@ def classify(text: str, in_abstract: bool = False, any_verb: bool = False) -> Fa
 _CONNECTIVES = (r"in addition|additionally|furthermore|moreover|however|nevertheless|finally|thus|therefore|"
                 r"also|first|second|third|then|overall|in summary|in particular|in contrast|as a result|"
                 r"consequently|similarly|indeed|to this end|for example|for instance|note that|recall that|but|"
-                r"in general|in fact|in practice|in short|of course|in turn|that is|next|here|now")
+                r"in general|in fact|in practice|in short|of course|in turn|that is|next|here|now|perhaps|arguably")
 # these only with their comma: "Instead of …", "Yet another …" start a subject
 _COMMA_CONNECTIVES = (r"besides|hence|accordingly|likewise|nonetheless|notably|importantly|interestingly|surprisingly|"
                       r"unfortunately|fortunately|clearly|again|instead|meanwhile|on the other hand|in other words|"
@@ -347,6 +347,9 @@ TRAILING_ADVERB = re.compile(r"(?:\s+(?:also|then|not|only|still|often|now|thus|
                              r"(?!(?:family|assembly|anomaly|supply|reply|monopoly|butterfly|ally|rally|poly|apply)\b)[a-z]{3,}ly))+$")
 YEAR = r"(?:19|20)\d\d[a-z]?"  # a citation's year ("2007a")
 CITED_AUTHORS = re.compile(r"^([A-Z][\w\-']+(?:\s+(?:and|&)\s+[A-Z][\w\-']+|\s+et\s+al\.?)?)\s*\(" + YEAR + r"\)")
+# Two authors or "X et al." alone before the verb ("Derouault and Merialdo use …"): the subject, not a name the tagger saw in it.
+AUTHORS_HEAD = re.compile(r"^[A-Z][a-z][\w\-']*(?:\s+(?:and|&)\s+[A-Z][a-z][\w\-']*|\s+et\s+al\.?)\s*$")
+AFTER_CITED = re.compile(r"\s+(?:[a-z]+ly\s+|also\s+)*[a-z]+\s+")  # the word after a citation's year, past its adverbs
 CITED_HEAD = re.compile(r"^\s*\(([A-Z][^()\d]{1,60}?),?\s*" + YEAR + r"\)\s*$")
 
 
@@ -363,6 +366,10 @@ def find_subject(text: str, system: str) -> str:
     text = SUBORDINATE.sub("", text)
     if AUTHOR_START.match(text):
         return system
+    # "Moilanen and Pulman (2007) collected …", "Zhang et al (2006) systematically explored …": the cited authors, whatever
+    # their verb; not "Collins (1999) parser is …", whose next word is a noun before the verb.
+    if (cited := CITED_AUTHORS.match(text)) and (nxt := AFTER_CITED.match(text, cited.end())) and not VERB_RE.match(text, nxt.end()):
+        return cited.group(1)
     m = VERB_RE.search(text)
     head = RELATIVE_END.sub("", text[: m.start()] if m else text)
     if clause := CLAUSE_AFTER.search(head):
@@ -445,6 +452,8 @@ def tagged_subject(text: str, spans: list[tuple[str, str]]) -> str | None:
     if AUTHOR_START.match(text):
         return None
     head = text[: m.start()] if (m := VERB_RE.search(text)) else text
+    if CITED_AUTHORS.match(text) or AUTHORS_HEAD.match(head):
+        return None  # cited authors are the subject (find_subject)
     for surface, etype in spans:
         if etype in ("Method", "Material", "Task") and surface in head and not AUTHOR_START.match(surface):
             return TRAILING_ADVERB.sub("", surface)  # "CorMet dynamically obtains …": "CorMet"

@@ -171,6 +171,22 @@ def test_a_subject_is_not_cut_out_of_an_aside_and_a_cited_work_is_its_authors():
     assert find_subject("Smoothing results in a large gain on unknown words.", "CRF-Tagger") == "Smoothing"
 
 
+def test_cited_authors_are_the_subject_whatever_their_verb_and_whatever_the_tagger_saw_in_their_clause():
+    from scholarstack.l1.offline import _subject
+
+    spans = [("Merialdo", "Method"), ("negators semi-automatically", "Method"), ("L-LDA", "Method")]
+    # A92-1018:28, D08-1083:147, the first 200 ACL ScisummNet papers: "Merialdo", "negators semi-automatically" before
+    assert _subject("Derouault and Merialdo use a bootstrap method for training [Derouault and Merialdo, 1986].",
+                    spans, "", "TnT") == "Derouault and Merialdo"
+    assert _subject("Moilanen and Pulman (2007) collected a more extensive set of negators semi-automatically using WordNet 2.1, "
+                    "but the empirical effect of such words was not explicitly investigated.", spans, "", "TnT") == "Moilanen and Pulman"
+    assert find_subject("Zhang et al(2006) systematically explored seven different tree spans.", "TnT") == "Zhang et al"
+    assert find_subject("Collins (1999) parser is used for all the experiments.", "TnT") != "TnT"  # a noun after the year: not its verb
+    assert _subject("L-LDA and SVM have very similar performance on MacroF1.", spans, "", "TnT") == "L-LDA"  # systems, not authors
+    assert _subject("Perhaps the biggest contribution of this work is in demonstrating that the stochastic method is viable.",
+                    [], "", "TnT") == "biggest contribution of this work"
+
+
 def test_one_claim_per_fact_and_no_fragments():
     from scholarstack.l1.offline import claims, extract_facts
     from scholarstack.models import SourceMap
