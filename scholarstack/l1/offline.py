@@ -80,7 +80,7 @@ ABSTRACT_LABEL = re.compile(
     r"\s+(?:[A-Z(]|To\b))")
 AUTHOR_START = re.compile(r"^(we|our|in this (?:paper|work|article|study)|this (?:paper|work|article|study|section|chapter)|here,? we)\b", re.I)
 CONDITION_RE = re.compile(
-    r"\b(on|for|under|when|using|with|in|across|over|without|given|at)\s+((?:the\s+)?[^,;.()]{3,80}?)(?=[,;.()]|\s+(?:and|but|which|while|whereas|than)\b|$)",
+    r"\b(on|for|under|when|using|with|in|across|over|without|given|at)\s+((?:the\s+)?[^,;.()\[\]]{3,80}?)(?=[,;.()\[\]]|\s+(?:and|but|which|while|whereas|than)\b|$)",
     re.I)
 ASSUMPTION_RE = re.compile(r"\b(assuming|if|provided that|under the assumption that|given that|whenever)\s+([^,;.]{3,100})", re.I)
 DATASETISH = re.compile(r"\b([A-Z][\w\-]*(?:\s+[A-Z0-9][\w\-]*){0,3}\s+(?:Treebank|Corpus|corpus|dataset|data|task|test set|collection))\b|\b(WSJ|Penn Treebank|Brown|Switchboard|Europarl|Hansards?|MUC-?\d+|CoNLL[\w\-]*|TREC[\w\-]*|SemEval[\w\-]*|Senseval[\w\-]*|ACE|GENIA|Verbmobil)\b")
@@ -400,11 +400,22 @@ def find_subject(text: str, system: str) -> str:
     return system
 
 
+# A finite verb before any relative or subordinate clause ("with features that would make …", "for the case where the
+# rules are binary" keep their phrase; "is-a" is a name).
+RUNS_INTO_VERB = re.compile(r"^(?:(?!\b(?:that|which|who|whose|whom|where|when|if|whether)\b).)*?\b(?:is|are|was|were|has|have|had|can|"
+                            r"cannot|could|will|would|should|must|may|might|does|did|reduces|improves|gives|yields|shows)\b(?!-)")
+
+
 def find_conditions(text: str) -> list[str]:
     out: list[str] = []
-    for prep, phrase in CONDITION_RE.findall(text):
-        phrase = phrase.strip()
+    for m in CONDITION_RE.finditer(text):
+        prep, phrase = m.group(1), m.group(2).strip()
         if len(phrase.split()) > 10 or prep.lower() == "in" and not re.search(r"[A-Z0-9]|setting|domain|condition|case|language", phrase):
+            continue
+        # A phrase that runs into the main verb modified the subject ("work on grammar induction has used …",
+        # "Composition with the lexicons reduces …"); one with "both" cut at "and" lost its half ("in both the ATIS").
+        if (prep.lower() not in ("when", "given") and RUNS_INTO_VERB.search(phrase)
+                or re.search(r"\bboth\b", phrase) and text.startswith(" and", m.end())):
             continue
         out.append(f"{prep.lower()} {phrase}")
     return list(dict.fromkeys(out))[:4]

@@ -187,6 +187,21 @@ def test_cited_authors_are_the_subject_whatever_their_verb_and_whatever_the_tagg
                     [], "", "TnT") == "biggest contribution of this work"
 
 
+def test_a_condition_is_no_piece_of_the_subject_nor_cut_at_a_bracket_or_a_lost_half():
+    # from the first 200 ACL ScisummNet papers
+    assert find_conditions("Much previous work on unsupervised grammar induction has used gold-standard part-of-speech tags.") == []
+    assert find_conditions("The accuracy for known tokens is significantly higher than for unknown tokens.") == ["for unknown tokens"]
+    assert find_conditions("Greene and Rubin used a rule-based approach in the TAGGIT program [Greene and Rubin, 1971].") == [
+        "in the TAGGIT program"]
+    assert find_conditions("The resulting system achieved significant improvements in both the ATIS and Geo880 domains.") == []
+    # a verb inside a relative clause, "is-a", a "when" clause and "both" ending the phrase keep it
+    assert find_conditions("We train with features that would make exact inference intractable.") == [
+        "with features that would make exact inference intractable"]
+    assert find_conditions("We trained on a corpus of 3GB with 50 is-a relationship seeds, when the data are clean.") == [
+        "on a corpus of 3GB with 50 is-a relationship seeds", "when the data are clean"]
+    assert find_conditions("The gains hold on both corpora.") == ["on both corpora"]
+
+
 def test_one_claim_per_fact_and_no_fragments():
     from scholarstack.l1.offline import claims, extract_facts
     from scholarstack.models import SourceMap
