@@ -425,6 +425,9 @@ def find_assumptions(text: str) -> list[str]:
     return list(dict.fromkeys(f"{k.lower()} {v.strip()}" for k, v in ASSUMPTION_RE.findall(text)))[:3]
 
 
+APART = re.compile(r"\band\b|[,;]")  # between a metric and a number: they belong to different clauses or items
+
+
 def find_quantities(text: str, subject: str) -> list[Quantity]:
     out = []
     datasets = [m.group(0) for m in DATASETISH.finditer(text)]
@@ -438,10 +441,13 @@ def find_quantities(text: str, subject: str) -> list[Quantity]:
             value = float(raw)
         except ValueError:
             continue
-        window = text[max(0, m.start() - 60): m.end() + 40]
-        metrics = METRIC_RE.findall(window)
+        # The metric named nearest the number, within 60 characters before it or 40 after ("precision 75.7%, recall
+        # 45.67%": 45.67 is recall's), first one with no "and", comma or semicolon between ("precision was 0.99 and recall").
+        near = [(bool(APART.search(text, min(k.end(), m.end()), max(k.start(), m.start()))),
+                 min(abs(k.end() - m.start()), abs(k.start() - m.end())), k.group(1))
+                for k in METRIC_RE.finditer(text) if k.end() > m.start() - 60 and k.start() < m.end() + 40]
         out.append(Quantity(value=value, text=(raw + ("%" if unit in ("%",) else (" " + unit if unit else ""))).strip(),
-                            unit=unit, metric=metrics[0].lower() if metrics else "", dataset=datasets[0] if datasets else "",
+                            unit=unit, metric=min(near)[2].lower() if near else "", dataset=datasets[0] if datasets else "",
                             subject=subject))
     return out[:6]
 

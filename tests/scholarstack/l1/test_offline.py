@@ -202,6 +202,18 @@ def test_a_condition_is_no_piece_of_the_subject_nor_cut_at_a_bracket_or_a_lost_h
     assert find_conditions("The gains hold on both corpora.") == ["on both corpora"]
 
 
+def test_a_quantity_takes_the_metric_named_nearest_it_in_its_own_clause():
+    # from the first 200 ACL ScisummNet papers: every value was the first metric's before
+    def metrics(text):
+        return [(q.value, q.metric) for q in find_quantities(text, "")]
+
+    assert metrics("The baseline system performed at 79.8% precision and 11.7% recall.") == [(79.8, "precision"), (11.7, "recall")]
+    assert metrics("In sentences containing knowledge, precision was 0.99 and recall was 0.30.") == [
+        (0.99, "precision"), (0.3, "recall")]
+    assert metrics("They report results for omission (precision 75.7%, recall 45.67%).") == [(75.7, "precision"), (45.67, "recall")]
+    assert metrics("It nevertheless achieved relatively high precision (around 90%) and recall.") == [(90.0, "precision")]
+
+
 def test_one_claim_per_fact_and_no_fragments():
     from scholarstack.l1.offline import claims, extract_facts
     from scholarstack.models import SourceMap
