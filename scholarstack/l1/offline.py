@@ -401,7 +401,8 @@ def find_subject(text: str, system: str) -> str:
 
 
 # A finite verb before any relative or subordinate clause ("with features that would make …", "for the case where the
-# rules are binary" keep their phrase; "is-a" is a name).
+# rules are binary" keep their phrase; "is-a" is a name). Not VERB_RE: its participles modify a phrase ("over the commonly
+# used B-Cubed F-Score").
 RUNS_INTO_VERB = re.compile(r"^(?:(?!\b(?:that|which|who|whose|whom|where|when|if|whether)\b).)*?\b(?:is|are|was|were|has|have|had|can|"
                             r"cannot|could|will|would|should|must|may|might|does|did|reduces|improves|gives|yields|shows)\b(?!-)")
 
@@ -431,6 +432,7 @@ APART = re.compile(r"\band\b|[,;]")  # between a metric and a number: they belon
 def find_quantities(text: str, subject: str) -> list[Quantity]:
     out = []
     datasets = [m.group(0) for m in DATASETISH.finditer(text)]
+    metrics = list(METRIC_RE.finditer(text))  # once a text, not once a number
     for m in NUMBER_RE.finditer(text):
         raw, unit = m.group(1), m.group(2) or ""
         if not unit and "." not in raw:
@@ -442,10 +444,11 @@ def find_quantities(text: str, subject: str) -> list[Quantity]:
         except ValueError:
             continue
         # The metric named nearest the number, within 60 characters before it or 40 after ("precision 75.7%, recall
-        # 45.67%": 45.67 is recall's), first one with no "and", comma or semicolon between ("precision was 0.99 and recall").
+        # 45.67%": 45.67 is recall's), first one with no "and", comma or semicolon between ("precision was 0.99 and recall");
+        # a tie goes to the name first in the alphabet, so the choice does not depend on the order of the text.
         near = [(bool(APART.search(text, min(k.end(), m.end()), max(k.start(), m.start()))),
                  min(abs(k.end() - m.start()), abs(k.start() - m.end())), k.group(1))
-                for k in METRIC_RE.finditer(text) if k.end() > m.start() - 60 and k.start() < m.end() + 40]
+                for k in metrics if k.end() > m.start() - 60 and k.start() < m.end() + 40]
         out.append(Quantity(value=value, text=(raw + ("%" if unit in ("%",) else (" " + unit if unit else ""))).strip(),
                             unit=unit, metric=min(near)[2].lower() if near else "", dataset=datasets[0] if datasets else "",
                             subject=subject))
