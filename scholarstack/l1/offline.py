@@ -404,7 +404,15 @@ def find_subject(text: str, system: str) -> str:
 # rules are binary" keep their phrase; "is-a" is a name). Not VERB_RE: its participles modify a phrase ("over the commonly
 # used B-Cubed F-Score").
 RUNS_INTO_VERB = re.compile(r"^(?:(?!\b(?:that|which|who|whose|whom|where|when|if|whether)\b).)*?\b(?:is|are|was|were|has|have|had|can|"
-                            r"cannot|could|will|would|should|must|may|might|does|did|reduces|improves|gives|yields|shows)\b(?!-)")
+                            r"cannot|could|will|would|should|must|may|might|does|did|reduces|improves|gives|yields|shows|performs|outperforms?|"
+                            r"requires|consists|takes|becomes|makes|achieves|involves|provides|remains|seems|depends|needs|produces|"
+                            r"leads|contains|tend)\b(?!-)")
+# Discourse and bounds, not the setting a statement holds in ("for example", "on average", "at least 33%"); a relative
+# clause ("for which the frequency is greater"); what a figure shows ("given in figure 4").
+NO_CONDITION = re.compile(r"(?:for (?:example|instance|ex ample|brevity|this purpose|our purposes|the first time)|on average|"
+                          r"at (?:least|most|the same time)|at (?:all|first)$|in (?:particular|general|detail|fact|addition|contrast|turn|"
+                          r"other words|passing|practice|summary|short|order to)|with each other|on the other hand)\b|"
+                          r"\w+ (?:which|whom|whose)\b|given (?:in|by|below|above|as)\b", re.I)
 
 
 def find_conditions(text: str) -> list[str]:
@@ -412,6 +420,9 @@ def find_conditions(text: str) -> list[str]:
     for m in CONDITION_RE.finditer(text):
         prep, phrase = m.group(1), m.group(2).strip()
         if len(phrase.split()) > 10 or prep.lower() == "in" and not re.search(r"[A-Z0-9]|setting|domain|condition|case|language", phrase):
+            continue
+        lead = re.match(r"(?:the\s+)?\S+\s*(?=\d)", phrase)  # "in Table 4", "in section 4.1": where, in the paper
+        if NO_CONDITION.match(f"{prep} {phrase}") or lead and points(phrase, lead.end()):
             continue
         # A phrase that runs into the main verb modified the subject ("work on grammar induction has used …",
         # "Composition with the lexicons reduces …"); one with "both" cut at "and" lost its half ("in both the ATIS").
@@ -483,8 +494,10 @@ def tagged_subject(text: str, spans: list[tuple[str, str]]) -> str | None:
 PAST = re.compile(r"\b[a-z]{3,}ed\b")
 # Starts mid-sentence: "tomatically ~xtracted", "sub-corpus because" (not "cDNA", "iHepSCs", "k-means");
 # at a comma, a closing bracket or an equation's "= 0.1), and ..."; at a citation's year, its authors
-# cut off ("(2008) proposed ..."); or after a bracket's number ("1200), however, accuracy …").
-FRAGMENT = re.compile(r"^(?:[a-z]{2,}-|[a-z]+\b(?![\-\d])|[,;:=\])]|\.(?!\d)|\(" + YEAR + r"\)|\d[\d.,]*\)\s*(?:[,;:.]|[a-z]))")
+# cut off ("(2008) proposed ..."); after a bracket's number ("1200), however, accuracy …"); or at a number that no
+# noun follows, the end of what named it or a page number ("1 shows the BLEU and NIST scores", "0 if the class …").
+FRAGMENT = re.compile(r"^(?:[a-z]{2,}-|[a-z]+\b(?![\-\d])|[,;:=\])]|\.(?!\d)|\(" + YEAR + r"\)|\d[\d.,]*\)\s*(?:[,;:.]|[a-z])|"
+                      r"\d[\d.,]*\s+(?:is|are|was|were|be|can|could|shows?|reports?|gives|the|if|however|and|or|but|that|which|to)\b)")
 GLUED = re.compile(r"(?<=[a-z0-9)]{2})\.(?=[A-Z][a-z])")  # "our approach.In the next section": a missed sentence break
 CLAUSE_BREAK = re.compile(r";\s+(?:however,?\s+|but\s+|whereas\s+)?|,\s+(?:but|whereas)\s+")
 
