@@ -283,11 +283,14 @@ NAME_RE = re.compile(r"\b([A-Z][a-z]*[A-Z][A-Za-z0-9\-']*|[A-Z]{2,}[a-z]?s?)\b")
 NOUNLESS = re.compile(r"^(?:\w+ly|it|they|this|we|there|which|that|these|those|such|both|one|some|all|not|only|also)$", re.I)
 
 
-# A leading adverbial: up to its comma ("As expected, we find …"), or, unpunctuated, up to "we" ("In this
-# section we give …"); a purpose clause may run longer ("In order to reduce the time …, we have chosen …").
-# A subordinate clause ("When the tagger …, it …") is find_subject's: its subject may be the one.
-LEAD_PHRASE = re.compile(r"^[(\[]?(?:(?:as|in|for|on|at|with|by|from|unlike|like|compared to|according to|"
-                         r"to)\b(?:[^,;]{0,60},\s+|[^,;]{0,60}?\s+(?=we\s))|"
+# A leading adverbial: up to its comma ("As expected, we find …", "Contrary to claims …, we argue …"), or,
+# unpunctuated, up to "we" ("In this section we give …", "Below we describe …"); a purpose clause may run longer
+# ("In order to reduce the time …, we have chosen …"). A subordinate clause ("When the tagger …, it …") is
+# find_subject's: its subject may be the one.
+LEAD_PHRASE = re.compile(r"^[(\[]?(?:(?:as|in|for|on|at|with|by|from|unlike|like|compared to|according to|contrary to|"
+                         r"based on|besides|within|despite|beyond|apart from|instead of|thanks to|due to|through|"
+                         r"throughout|among|during|via|(?:this|that|each|every) (?:way|time)|to)\b(?:[^,;]{0,60},\s+|"
+                         r"[^,;]{0,60}?\s+(?=we\s))|(?:below|above|next|suppose|assume|notice|note)(?:\s+that)?\s+(?=we\s)|"
                          r"in order to\b[^;]{0,150}?,\s+|"
                          r"(?:in|under|for)\s+(?:such|these|those|this|that|all|both|many|most|some)\s+\w+(?:\s+\w+)?\s+"
                          r"(?=(?:any|the|a|an|all|each|every|no|our|this|these|such|most|many|some)\s))", re.I)
@@ -360,7 +363,10 @@ def find_subject(text: str, system: str) -> str:
     if parts := _main_clause(text):
         clause, main = parts
         # The main clause's, unless it opens with a pronoun, or has no verb this knows ("… emerges") where the clause has one.
-        pronoun = NOUNLESS.match((main.split() or ["it"])[0])
+        words = main.split() or ["it"]
+        # "this strategy is …" opens with a noun phrase; "this is …", "it …" with a pronoun
+        pronoun = NOUNLESS.match(words[0]) and not (DEMONSTRATIVE.match(main) and len(words) > 1 and words[1].isalpha()
+                                                   and words[1].islower() and not VERB_RE.match(main, len(words[0]) + 1))
         use_clause = pronoun or (not VERB_RE.search(main) and VERB_RE.search(clause))
         return find_subject(main if AUTHOR_START.match(main) or not use_clause else clause, system)
     text = SUBORDINATE.sub("", text)

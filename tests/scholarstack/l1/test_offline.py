@@ -187,6 +187,17 @@ def test_cited_authors_are_the_subject_whatever_their_verb_and_whatever_the_tagg
                     [], "", "TnT") == "biggest contribution of this work"
 
 
+def test_a_leading_adverbial_or_clause_is_no_subject():
+    # from the first 200 ACL ScisummNet papers: each gave its first word or its phrase as the subject
+    assert find_subject("Contrary to claims found elsewhere in the literature, we argue that a tagger based on Markov "
+                        "models performs as well as other current approaches.", "TnT") == "TnT"
+    assert find_subject("Within each of the name-class states, we use a statistical bigram language model.", "Nymble") == "Nymble"
+    assert find_subject("Below we describe this dataset in detail.", "HFWs") == "HFWs"
+    assert find_subject("This way, we can gather likelihoods of an unknown word.", "Nymble") == "Nymble"
+    assert find_subject("Although simple, this strategy is able to improve the polarity detection.", "X") == "strategy"
+    assert find_subject("Although slow, these taggers are accurate.", "X") == "taggers"
+
+
 def test_a_condition_is_no_piece_of_the_subject_nor_cut_at_a_bracket_or_a_lost_half():
     # from the first 200 ACL ScisummNet papers
     assert find_conditions("Much previous work on unsupervised grammar induction has used gold-standard part-of-speech tags.") == []
