@@ -80,7 +80,7 @@ ABSTRACT_LABEL = re.compile(
     r"\s+(?:[A-Z(]|To\b))")
 AUTHOR_START = re.compile(r"^(we|our|in this (?:paper|work|article|study)|this (?:paper|work|article|study|section|chapter)|here,? we)\b", re.I)
 CONDITION_RE = re.compile(
-    r"\b(on|for|under|when|using|with|in|across|over|without|given|at)\s+((?:the\s+)?[^,;.()\[\]]{3,80}?)(?=[,;.()\[\]]|\s+(?:and|but|which|while|whereas|than)\b|$)",
+    r"\b(on|for|under|when|using|with|in|across|over|without|given|at)\s+((?:the\s+)?[^,;:.()\[\]]{3,80}?)(?=[,;:.()\[\]]|\s+(?:and|but|which|while|whereas|than)\b|$)",
     re.I)
 ASSUMPTION_RE = re.compile(r"\b(assuming|if|provided that|under the assumption that|given that|whenever)\s+([^,;.]{3,100})", re.I)
 DATASETISH = re.compile(r"\b([A-Z][\w\-]*(?:\s+[A-Z0-9][\w\-]*){0,3}\s+(?:Treebank|Corpus|corpus|dataset|data|task|test set|collection))\b|\b(WSJ|Penn Treebank|Brown|Switchboard|Europarl|Hansards?|MUC-?\d+|CoNLL[\w\-]*|TREC[\w\-]*|SemEval[\w\-]*|Senseval[\w\-]*|ACE|GENIA|Verbmobil)\b")

@@ -217,6 +217,8 @@ def test_a_condition_is_no_piece_of_the_subject_nor_cut_at_a_bracket_or_a_lost_h
     assert find_conditions("For example, on average the gain is at least 22% for which the counts are given in Table 4.") == []
     assert find_conditions("As shown in Table 5, the tagger does well on the NEGRA corpus.") == ["on the NEGRA corpus"]
     assert find_conditions("Its precision is poor at all levels of recall, not at all.") == ["at all levels of recall"]
+    assert find_conditions("We compare two methods for opinion source identification: CRFs and patterns.") == [
+        "for opinion source identification"]  # a condition ends at a colon
 
 
 def test_a_quantity_takes_the_metric_named_nearest_it_in_its_own_clause():
