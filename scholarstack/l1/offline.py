@@ -228,15 +228,26 @@ NOT_LIMITATION = re.compile(
     r"^(?:when|whenever|if|in case)\b[^,;]*?\b(?:fails?|failed)\s+to\b", re.I)
 
 
+# A bracket holding statistics, innermost first: a decimal, a percentage, a p-value or a sample size ("(9%)", "[95% CI,
+# 0.61-0.70]", "(n = 40; P = .03)"), not a formula's ("g(1,1)") or a placeholder ("[P1]")
+_STAT = r"(?:\d[.·]\d|\d\s*%|\b[Pp]\s*[=<>]|\bn\s*=)"
+STATISTICS = re.compile(rf"\((?=[^()]*{_STAT})[^()]*\)|\[(?=[^\[\]]*{_STAT})[^\[\]]*\]")
+
+
 def classify(text: str, in_abstract: bool = False, any_verb: bool = False) -> FactType | None:
     """The fact type a sentence states, by cues; None when it states nothing reusable. An abstract
     is the paper's own summary of its claims: there a sentence without a cue is a finding. With
     `any_verb` (an abstract of abstract length, not a body the PDF reader left under its heading),
     a verb outside the list counts too."""
-    words = text.split()
-    if not 6 <= len(words) <= 90:
+    # Measured without the statistics in brackets ("(OR, 0.66 [95% CI, 0.61-0.70]; P = .002)"): a result that
+    # reports them in full is still a statement of 6 to 90 words, mostly letters
+    core = STATISTICS.sub(" ", STATISTICS.sub(" ", text))
+    if len(core.split()) < 6:
+        core = text  # the statistics are most of it ("Negative F-measure is 77.2 (2.3% higher).")
+    words = core.split()
+    if not 6 <= len(text.split()) or len(words) > 90:
         return None
-    alpha = sum(c.isalpha() for c in text) / max(1, len(text))
+    alpha = sum(c.isalpha() for c in core) / max(1, len(core))
     numeric = sum(1 for w in words if any(ch.isdigit() for ch in w)) / len(words)
     if alpha < 0.55 or numeric > 0.35:  # formulas and flattened tables, not statements (results with statistics pass)
         return None
@@ -504,6 +515,7 @@ PAST = re.compile(r"\b[a-z]{3,}ed\b")
 # noun follows, the end of what named it or a page number ("1 shows the BLEU and NIST scores", "0 if the class …").
 FRAGMENT = re.compile(r"^(?:[a-z]{2,}-|[a-z]+\b(?![\-\d])|[,;:=\])]|\.(?!\d)|\(" + YEAR + r"\)|\d[\d.,]*\)\s*(?:[,;:.]|[a-z])|"
                       r"\d[\d.,]*\s+(?:is|are|was|were|be|can|could|shows?|reports?|gives|the|if|however|and|or|but|that|which|to)\b)")
+LOWER_NAME = re.compile(r"[a-z]+-?\d")  # a gene's or a protein's name: "caspase-11", "p53", "n-3"
 GLUED = re.compile(r"(?<=[a-z0-9)]{2})\.(?=[A-Z][a-z])")  # "our approach.In the next section": a missed sentence break
 CLAUSE_BREAK = re.compile(r";\s+(?:however,?\s+|but\s+|whereas\s+)?|,\s+(?:but|whereas)\s+")
 
@@ -630,7 +642,8 @@ def extract_facts(sm: SourceMap, run_id: str | None = None) -> list[Fact]:
         j = only_fact.get(before.sid) if adjacent else None
         j = j if j is not None and len(facts[j].evidence) < FOLD_MAX else None
         statement = clean_statement(s.text)
-        if FRAGMENT.match(statement):
+        # a lower-case name the cleaning left at the start ("However, caspase-11 was …", "We show that p53 …") is no cut
+        if FRAGMENT.match(statement) and not (LOWER_NAME.match(statement) and s.text.lstrip()[:1].isupper()):
             if j is not None and CUT_OFF.search(before.text) and not QUESTION.match(before.text):
                 facts[j] = _folded(sm, facts[j], s, None)  # the rest of the sentence before
                 only_fact[s.sid] = j

@@ -98,6 +98,28 @@ def test_an_abstract_sentence_with_any_verb_is_a_finding_but_a_structured_label_
     assert [f.evidence for f in extract_facts(sm)] == [["P:1"]]
 
 
+def test_a_result_reported_with_its_statistics_in_full_is_a_finding_and_a_connective_leaves_no_fragment():
+    # SciFact rationale sentences that gave no fact (dev claims): over 90 words, or under half letters, with their statistics
+    aspirin = ("Aspirin and/or NSAID use was associated with a lower risk of colorectal cancer among individuals with rs2965667-TT "
+               "genotype (prevalence, 28% vs 38%; OR, 0.66 [95% CI, 0.61-0.70]; P = 7.7 × 10(-33)) but with a higher risk among "
+               "those with rare (4%) TA or AA genotypes (prevalence, 35% vs 29%; OR, 1.89 [95% CI, 1.27-2.81]; P = .002).")
+    assert classify(aspirin, in_abstract=True) == FactType.finding
+    risks = ("high systolic blood pressure", "smoking", "high fasting plasma glucose", "high BMI", "childhood undernutrition",
+             "ambient particulate matter", "high total cholesterol", "household air pollution", "alcohol use", "diets high in sodium")
+    dalys = "In 2015, the ten largest contributors to global DALYs were " + ", ".join(
+        f"{r} ({i}1·8 million [19{i}·7 million to 23{i}·1 million])" for i, r in enumerate(risks)) + "."
+    assert len(dalys.split()) > 90 and classify(dalys, in_abstract=True) == FactType.finding
+    assert classify("Negative F-measure is 77.2 (2.3% higher).") == FactType.finding  # brackets that are most of it stay
+    # a formula's or a placeholder's brackets are no statistics: still under half letters, no fact
+    assert classify("Given the space of Figure 1, since g(1,1) > g(1, 3), we add ([−4, 3], +) and ([4, −3], −) to it.") is None
+    sm = SourceMap(paper_key="P", title="Caspase-11", sentences=[
+        Sentence(sid=0, text="Caspase-11", section="title"),
+        Sentence(sid=1, text="However, caspase-11 was dispensable for the fusion of lysosomes with phagosomes.", section="abstract"),
+        Sentence(sid=2, text="caspase-11 was dispensable for the fusion of lysosomes with phagosomes.", section="abstract")])
+    assert [(f.evidence, f.statement) for f in extract_facts(sm)] == [
+        (["P:1"], "caspase-11 was dispensable for the fusion of lysosomes with phagosomes.")]  # P:2 was cut by the reader
+
+
 def test_subject_conditions_quantities():
     system = paper_system_name("TnT - A Statistical Part-Of-Speech Tagger")
     assert system == "TnT"
