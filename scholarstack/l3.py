@@ -10,6 +10,7 @@ when the recorded conditions match, and otherwise as a context difference.
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 
 from .models import (
@@ -33,6 +34,16 @@ from .l2.mentions import METRIC_RE
 from .l2.taxonomy import category_index
 
 MAX_BASIS = 30
+# A finding about cited work ("Izumi et al (2004) train …", "Derouault and Merialdo use …") is the related work a
+# paper recounts, not what it found.
+CITED_WORK = re.compile(r"\bet\.? al\b|^[A-Z][\w\-']+ (?:and|&) [A-Z][\w\-']+$|^\(?[A-Z][\w\-']+(?: et al\.?)?,? \(?(?:19|20)\d\d")
+
+
+def account_order(f: Fact) -> tuple:
+    """An account's findings (a Fact or the memo's brief of one): result facts first (a value bound to its method),
+    then the studies' own findings before the work they cite, those with numbers first (the most comparable content)."""
+    cited = bool(CITED_WORK.search(f.subject or "") or CITED_WORK.match(f.statement))
+    return (not any(q.method for q in f.quantities), cited, -len(f.quantities), f.paper_id, f.id)
 
 
 def _cite(f: Fact) -> str:
@@ -100,8 +111,7 @@ def synthesize_categories(taxonomy: Taxonomy, assignments: list[Assignment], ent
         top_members = sorted(members, key=lambda a: (-len(entities[a.entity_id].mentions), a.entity_id))
         for a in top_members[:8]:
             basis.append(BasisItem(object_id=a.id, role=BasisRole.supporting, note=f"{entities[a.entity_id].name} assigned ({a.certainty})"))
-        # Findings with numbers first: they carry the most comparable content.
-        findings.sort(key=lambda f: (-len(f.quantities), f.paper_id, f.id))
+        findings.sort(key=account_order)
         per_paper: dict[str, int] = defaultdict(int)
         chosen = []
         for f in findings:

@@ -170,9 +170,11 @@ POINTS_AHEAD = re.compile(
     r"(?:describe|present|discuss|introduce|explain|give|show|outline|detail|address|return to|examine|consider|review|report|"
     r"summari[sz]e|list|define|provide|propose)\b[^.;:]{0,100}?\b(?<!ed\s)(?:in|see)\s+(?:the\s+)?(?:(?:next|following|last|final|remaining)\s+)?"
     r"(?:sub)?(?:sections?|sect\.|chapters?|appendix|§)\s*[\dA-Z]?[\d.]*(?:,?\s+(?:followed by|and)\s+[^.;]{0,60})?\s*\.?$", re.I)
-SAYS_MORE = re.compile(r"\d(?:\.\d+)?\s*%|\b\d+\.\d+\b|\b(?:that|how|why|whether)\b|[:;]|\b(?:high|higher|highest|low|lower|lowest|"
+# ("We describe how we populate entity nodes in §4.3" still only points: how it is done is told there)
+SAYS_MORE = re.compile(r"\d(?:\.\d+)?\s*%|\b\d+\.\d+\b|\b(?:that|why|whether)\b|(?<!describe )(?<!explain )(?<!detail )\bhow\b|[:;]|\b(?:high|higher|highest|low|lower|lowest|"
                        r"better|best|worse|worst|significant(?:ly)?|substantial(?:ly)?|large|small|strong|consistent(?:ly)?|"
                        r"improve\w*|outperform\w*|superior|inferior)\b", re.I)
+PART_NUMBER = re.compile(r"(?:§|\b(?:sections?|sect\.|chapters?|tables?|figures?|fig\.|appendix)\s*)\s*\d[\d.]*\d", re.I)  # "§4.3" is no value
 
 # The same in the passive, the whole sentence one clause: "The results are summarised in Table 1."
 # (not "…, and the performance is reported in Table 4", nor a value: "96.7% accuracy is shown in …").
@@ -251,7 +253,7 @@ def classify(text: str, in_abstract: bool = False, any_verb: bool = False) -> Fa
     numeric = sum(1 for w in words if any(ch.isdigit() for ch in w)) / len(words)
     if alpha < 0.55 or numeric > 0.35:  # formulas and flattened tables, not statements (results with statistics pass)
         return None
-    if ((POINTER.match(text) or POINTS_AHEAD.match(text)) and not SAYS_MORE.search(text)) or (POINTED_AT.match(text) and not re.search(r"\b\d+\.\d+\b", text)):
+    if ((POINTER.match(text) or POINTS_AHEAD.match(text)) and not SAYS_MORE.search(PART_NUMBER.sub(" ", text))) or (POINTED_AT.match(text) and not re.search(r"\b\d+\.\d+\b", text)):
         return None
     described = False  # a limitation word that states no limitation: the sentence is kept as a description
     for ftype, pattern in TYPE_CUES:
@@ -512,9 +514,12 @@ PAST = re.compile(r"\b[a-z]{3,}ed\b")
 # Starts mid-sentence: "tomatically ~xtracted", "sub-corpus because" (not "cDNA", "iHepSCs", "k-means");
 # at a comma, a closing bracket or an equation's "= 0.1), and ..."; at a citation's year, its authors
 # cut off ("(2008) proposed ..."); after a bracket's number ("1200), however, accuracy …"); or at a number that no
-# noun follows, the end of what named it or a page number ("1 shows the BLEU and NIST scores", "0 if the class …").
+# noun follows, the end of what named it or a page number ("1 shows the BLEU and NIST scores", "0 if the class …");
 FRAGMENT = re.compile(r"^(?:[a-z]{2,}-|[a-z]+\b(?![\-\d])|[,;:=\])]|\.(?!\d)|\(" + YEAR + r"\)|\d[\d.,]*\)\s*(?:[,;:.]|[a-z])|"
-                      r"\d[\d.,]*\s+(?:is|are|was|were|be|can|could|shows?|reports?|gives|the|if|however|and|or|but|that|which|to)\b)")
+                      r"\d[\d.,]*\s+(?:is|are|was|were|be|can|could|shows?|reports?|gives|the|if|however|and|or|but|that|which|to)\b|"
+                      # or at its verb, the subject lost to a footnote run in before it ("Has a significant impact on …"), not a question
+                      r"(?:Has|Have|Had|Is|Are|Was|Were|Does|Do|Did)\b(?!.*\?\s*$))")
+SHARED_SUBJECT = re.compile(r"(?:has|have|had|is|are|was|were|does|do|did|can|could|will|would|may|might|must|should)\b", re.I)
 LOWER_NAME = re.compile(r"[a-z]+-?\d")  # a gene's or a protein's name: "caspase-11", "p53", "n-3"
 GLUED = re.compile(r"(?<=[a-z0-9)]{2})\.(?=[A-Z][a-z])")  # "our approach.In the next section": a missed sentence break
 CLAUSE_BREAK = re.compile(r";\s+(?:however,?\s+|but\s+|whereas\s+)?|,\s+(?:but|whereas)\s+")
@@ -527,7 +532,9 @@ def claims(statement: str) -> list[str]:
     out: list[str] = []
     for part in (p.strip() for p in GLUED.split(statement)):
         pieces = [x.strip() for x in CLAUSE_BREAK.split(part)] if ":" not in part else [part]
-        if len(pieces) == 1 or not all(len(x.split()) >= 5 and VERB_RE.search(x) for x in pieces):
+        # a clause that shares the first one's subject ("…, but has significant advantages over these taggers") stays with it
+        if (len(pieces) == 1 or not all(len(x.split()) >= 5 and VERB_RE.search(x) for x in pieces)
+                or any(SHARED_SUBJECT.match(x) for x in pieces[1:])):
             pieces = [part]
         out += [x[:1].upper() + x[1:].rstrip(" .;,") + "." for x in pieces if x]
     return out if len(out) > 1 else [statement]

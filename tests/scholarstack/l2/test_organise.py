@@ -8,7 +8,7 @@ from scholarstack.l2.mentions import acronym_pairs, extract_mentions
 from scholarstack.l2.relations import fact_relations, merge_contributions, relation_for
 from scholarstack.l2.taxonomy import assign_categories, induce_taxonomy, keeps, load_taxonomy
 from scholarstack.settings import CONFIG_DIR
-from scholarstack.l3 import synthesize_categories
+from scholarstack.l3 import account_order, synthesize_categories
 
 # The steps `organise()` composes, run here on facts in memory (organise adds the memo and the gate).
 PROV = Provenance(producer="test")
@@ -95,6 +95,18 @@ def test_assignments_relations_and_synthesis():
     assert set(disc.scope.studies) >= {"P1", "P3"}
     cited = {b.object_id for b in disc.basis}
     assert cited <= set(facts) | {a.id for a in asg}
+
+
+def test_an_account_shows_results_then_the_studies_own_findings_before_the_work_they_cite():
+    from scholarstack.models import Quantity
+
+    cited = F(1, "Izumi et al (2004) report precision 75.7% and recall 45.67% for omissions.", subject="Izumi et al")
+    cited.quantities = [Quantity(text="75.7%", value=75.7, unit="%", metric="precision"), Quantity(text="45.67%", value=45.67, unit="%", metric="recall")]
+    pair = F(2, "Derouault and Merialdo use a bootstrap method for training.", subject="Derouault and Merialdo")
+    own = F(3, "Accuracy for known tokens is high even with very small amounts of training data.", subject="Accuracy")
+    result = Fact(statement="TnT reaches 96.7% accuracy on Penn Treebank for tagging", subject="TnT", type="finding",
+                  evidence=["P1:4"], quantities=[Quantity(text="96.7%", value=96.7, unit="%", metric="accuracy", method="TnT")])
+    assert [f.statement[:5] for f in sorted([cited, pair, own, result], key=account_order)] == ["TnT r", "Accur", "Izumi", "Derou"]
 
 
 def test_an_induced_taxonomy_is_kept_until_the_methods_change_by_a_tenth():
