@@ -31,9 +31,6 @@ CAPTION_RE = re.compile(r"^(?:figure|fig\.|table|tab\.|algorithm)\s*\d+(?:\.\d+)
 # A caption inside the text ("... 95.1 92.3 93.7 Table 10: Performance of ..."): a table the PDF reader ran into prose.
 # "… 0.95(0.039)Table 3: Mean …": the reader may drop the space before the caption too.
 EMBEDDED_CAPTION = re.compile(r"(?:\s|(?<=[\d%)]))(?:Table|Figure|Fig\.)\s*\d+\s*:\s")
-# A column's header or value written three times over: a table the reader ran into the text ("… overall unknowns acc. acc.
-# acc. reliable …", ".16 .16 .16"); no sentence repeats a word three times.
-REPEATED_CELL = re.compile(r"(?:^|\s)(\S{2,})\s+\1\s+\1(?=\s|$)")
 # A table cell: "95.1", "(12)", "61.5%", and a mean with its deviation or interval, "0.18(0.10)".
 NUMBER_TOKEN = re.compile(r"^[(\[]?[-+±]?\d[\d.,]*%?(?:\([\d.,±%]+\))?[)\]]?[*†‡]?$")
 # Bracket, brace, tilde or semicolon debris inside a word, or a comma/paren between letters: OCR damage ("t)arent", "doc,wm").
@@ -233,7 +230,7 @@ def sentence_kind(text: str, section: str = "") -> str:
         return CAPTION
     # Prose keeps its function words even when it lists numbers or sets parameters ("We set b = 30 for ...").
     prose_like = sum(1 for t in tokens if t.lower().strip(",.;:()") in FUNCTION_WORDS) >= 0.15 * len(tokens)
-    if len(numbers) >= 4 and len(numbers) >= 0.3 * len(tokens) and not prose_like or REPEATED_CELL.search(text):
+    if len(numbers) >= 4 and len(numbers) >= 0.3 * len(tokens) and not prose_like:
         return TABLE_ROW
     if (m := EMBEDDED_CAPTION.search(text)) and sum(1 for t in text[:m.start()].split() if NUMBER_TOKEN.match(t)) >= 4:
         return TABLE_ROW  # a flattened table with its caption: kept for evidence, no fact of its own

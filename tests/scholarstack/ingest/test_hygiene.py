@@ -26,9 +26,6 @@ from scholarstack.ingest.records import PaperRecord, Section, to_source_map
     ("Model Precision Recall Baseline 79.8% 11.7% +Combo:word 79.8% 12.8% +Combo:tag (with purge) 82.1% 14.1%Table 2: "
      "Best System Results on Incorrect Selection Task", "table_row"),
     ("As Table 3: shows, 2 of 3 runs converged.", "prose"),
-    # a column's header written three times over: a table run into the text (A00-1031:134, shortened)
-    ("The table shows the overall accuracy. percentage known unknown overall unknowns acc. acc. acc. reliable assignments "
-     "are much higher than for unreliable assignments.", "table_row"),
     # a cut sentence or a figure's text run into a caption: no fact, kept for evidence
     ("Our variational algorithm resembles the EM algorithm, but the ratios are replaced withweights that reflect the "
      "uncertainty in parameter es 692 Parameters Trees Figure 4: We approximate the true posterior.", "caption"),  # D07-1072:170, shortened
