@@ -174,7 +174,6 @@ POINTS_AHEAD = re.compile(
 SAYS_MORE = re.compile(r"\d(?:\.\d+)?\s*%|\b\d+\.\d+\b|\b(?:that|why|whether)\b|(?<!describe )(?<!explain )(?<!detail )\bhow\b|[:;]|\b(?:high|higher|highest|low|lower|lowest|"
                        r"better|best|worse|worst|significant(?:ly)?|substantial(?:ly)?|large|small|strong|consistent(?:ly)?|"
                        r"improve\w*|outperform\w*|superior|inferior)\b", re.I)
-PART_NUMBER = re.compile(r"(?:§|\b(?:sections?|sect\.|chapters?|tables?|figures?|fig\.|appendix)\s*)\s*\d[\d.]*\d", re.I)  # "§4.3" is no value
 
 # The same in the passive, the whole sentence one clause: "The results are summarised in Table 1."
 # (not "…, and the performance is reported in Table 4", nor a value: "96.7% accuracy is shown in …").
@@ -236,6 +235,11 @@ _STAT = r"(?:\d[.·]\d|\d\s*%|\b[Pp]\s*[=<>]|\bn\s*=)"
 STATISTICS = re.compile(rf"\((?=[^()]*{_STAT})[^()]*\)|\[(?=[^\[\]]*{_STAT})[^\[\]]*\]")
 
 
+def _unpointed(text: str) -> str:
+    """Without the numbers that name a part of the paper: "§4.3" is no value."""
+    return re.sub(r"\d[\d.]*\d", lambda m: " " if points(text, m.start()) else m.group(0), text)
+
+
 def classify(text: str, in_abstract: bool = False, any_verb: bool = False) -> FactType | None:
     """The fact type a sentence states, by cues; None when it states nothing reusable. An abstract
     is the paper's own summary of its claims: there a sentence without a cue is a finding. With
@@ -253,7 +257,7 @@ def classify(text: str, in_abstract: bool = False, any_verb: bool = False) -> Fa
     numeric = sum(1 for w in words if any(ch.isdigit() for ch in w)) / len(words)
     if alpha < 0.55 or numeric > 0.35:  # formulas and flattened tables, not statements (results with statistics pass)
         return None
-    if ((POINTER.match(text) or POINTS_AHEAD.match(text)) and not SAYS_MORE.search(PART_NUMBER.sub(" ", text))) or (POINTED_AT.match(text) and not re.search(r"\b\d+\.\d+\b", text)):
+    if ((POINTER.match(text) or POINTS_AHEAD.match(text)) and not SAYS_MORE.search(_unpointed(text))) or (POINTED_AT.match(text) and not re.search(r"\b\d+\.\d+\b", text)):
         return None
     described = False  # a limitation word that states no limitation: the sentence is kept as a description
     for ftype, pattern in TYPE_CUES:
