@@ -17,6 +17,7 @@ from ..models import Context, Fact, FactType, Provenance, Quantity, SourceMap, s
 from ..verify import verify_fact
 from ..l2.mentions import points
 from .results import DANGLING, analyse, result_facts
+from .statistics import STATISTICS, estimates, qualifiers
 
 CITATION_RE = re.compile(r"\s*(\[[\d,\s\-–]+\]|\((?:[A-Z][A-Za-z\-]+(?: et al\.)?(?: and [A-Z][A-Za-z\-]+)?,? \d{4}[a-z]?;?\s*)+\))")
 SKIP_SECTIONS = re.compile(r"acknowledg|reference|bibliograph|appendix|title", re.I)
@@ -227,12 +228,6 @@ NOT_LIMITATION = re.compile(
     r"(?:[\w\-]+\s+){0,3}?(?:limitations?|drawbacks?|shortcomings?)\b|"
     r"\b(?:not|no|never)\s+(?:[\w\-]+\s+){0,2}?(?:have|has|had|suffer|suffers)\s+(?:[\w\-]+\s+){0,2}?(?:limitations?|drawbacks?|shortcomings?)\b|"
     r"^(?:when|whenever|if|in case)\b[^,;]*?\b(?:fails?|failed)\s+to\b", re.I)
-
-
-# A bracket holding statistics, innermost first: a decimal, a percentage, a p-value or a sample size ("(9%)", "[95% CI,
-# 0.61-0.70]", "(n = 40; P = .03)"), not a formula's ("g(1,1)") or a placeholder ("[P1]")
-_STAT = r"(?:\d[.·]\d|\d\s*%|\b[Pp]\s*[=<>]|\bn\s*=)"
-STATISTICS = re.compile(rf"\((?=[^()]*{_STAT})[^()]*\)|\[(?=[^\[\]]*{_STAT})[^\[\]]*\]")
 
 
 def _unpointed(text: str) -> str:
@@ -464,11 +459,19 @@ APART = re.compile(r"\band\b|[,;]")  # between a metric and a number: they belon
 
 
 def find_quantities(text: str, subject: str) -> list[Quantity]:
-    out = []
+    """The values a statement reports: effect estimates with their interval and P value (statistics.py),
+    then other numbers with a unit or a decimal, each with the metric named nearest it."""
     datasets = [m.group(0) for m in DATASETISH.finditer(text)]
+    found = estimates(text)
+    out = [Quantity(value=e.value, text=e.text, metric=e.measure, interval=e.interval, p_value=e.p,
+                    dataset=datasets[0] if datasets else "", subject=subject) for e in found]
+    # an interval's level and bounds, a P value, a sample size: they qualify a result and are none
+    taken = qualifiers(text) + [e.span for e in found]
     metrics = list(METRIC_RE.finditer(text))  # once a text, not once a number
     for m in NUMBER_RE.finditer(text):
         raw, unit = m.group(1), m.group(2) or ""
+        if any(a <= m.start(1) < b for a, b in taken):
+            continue
         if not unit and "." not in raw:
             continue  # bare integers are mostly years, section numbers and counts without units
         if re.fullmatch(r"(19|20)\d\d", raw) or points(text, m.start()):  # a year, "Section 4.2"

@@ -46,7 +46,9 @@ def paper_proves(sm: SourceMap) -> bool:
 def effect(fact: Fact) -> str:
     parts = []
     for q in fact.quantities:
-        words = [("+" if q.delta and not q.text.startswith(("+", "-")) else "") + q.text, q.metric, f"on {q.dataset}" if q.dataset else ""]
+        qualified = "; ".join(x for x in (q.interval, q.p_value) if x)
+        words = [("+" if q.delta and not q.text.startswith(("+", "-")) else "") + q.text, q.metric,
+                 f"({qualified})" if qualified else "", f"on {q.dataset}" if q.dataset else ""]
         parts.append(" ".join(w for w in words if w))
     return "; ".join(parts)[:200]
 

@@ -32,8 +32,10 @@ class Quantity(BaseModel):
     method: str = Field("", description="the method the value was measured for")
     task: str = Field("", description="the task (setting) it was measured on")
     delta: bool = Field(False, description="an improvement or reduction, not an absolute level")
+    interval: str = Field("", description="an estimate's confidence interval as written, e.g. '0.61-0.70 (95% CI)'")
+    p_value: str = Field("", description="its P value, e.g. 'P = .002'")
 
-    LATER_FIELDS: ClassVar[tuple[str, ...]] = ("method", "task", "delta")
+    LATER_FIELDS: ClassVar[tuple[str, ...]] = ("method", "task", "delta", "interval", "p_value")
 
 
 class StudyType(StrEnum):

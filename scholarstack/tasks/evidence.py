@@ -8,10 +8,12 @@ between them isolates what the view saves.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import numpy as np
 
+from ..l1.statistics import compact
 from ..models.common import split_locator
 from ..store import Store
 from ..views.lexical import BM25, tokenize
@@ -71,11 +73,32 @@ def view_context(kb: KnowledgeBase, question: str, paper_ids: list[str], embedde
     return view, render(view, budget=budget), ranked
 
 
+# A short form in brackets right after its long form: "neutrophil extracellular traps (NETs)", "programmed death
+# ligand-1 (PD-L1)": two capitals or a capital and a digit, one of the six words before it starting with its letter.
+# Not a name's own bracket ("p18(INK4c)", no space) nor a lower-case gloss ("(reference)").
+DEFINITION = re.compile(r"((?:[^\s()]+\s+){0,5}[^\s()]+)\s\(([A-Za-z][A-Za-z0-9\-αβγκ]{1,11})\)(?![\w(])")
+
+
+def rendered(statement: str) -> str:
+    """A statement as a compact view shows it: statistics cut to their estimates and P values
+    (`l1.statistics.compact`), an abbreviation's definition left out (the fact keeps it; L2 keeps
+    the short form as the entity's alias). Measured on SciFact (`eval claims`, and 5-fold over the
+    training claims): fewer tokens, the verifier no worse."""
+    def drop(m: re.Match) -> str:
+        short, before = m.group(2), m.group(1).split()
+        named = sum(c.isupper() for c in short) >= 2 or re.search(r"[A-Z].*\d", short)
+        return m.group(1) if named and any(w[:1].lower() == short[:1].lower() for w in before) else m.group(0)
+    return compact(DEFINITION.sub(drop, statement))
+
+
 def facts_context(kb: KnowledgeBase, question: str, paper_id: str, embedder=None) -> tuple[str, list[Scored]]:
     """The paper's whole L1 set, rendered compactly (the ScholarStack paper's setting for claims):
-    one line per fact, its sentence numbers and its statement; a statement that restates a longer
-    one is left out. Ranked for the question, but nothing is cut."""
-    ranked = score_items(question, paper_items(kb, paper_id, ("fact",)), embedder)
+    one line per fact, its sentence numbers and its statement `rendered` (statistics cut to their
+    estimates, abbreviations' definitions left out: both stay in the fact and its quantities); a statement
+    that restates a longer one is left out. Ranked for the question, but nothing is cut: what is
+    rendered is what the verifier reads."""
+    items = [i.model_copy(update={"text": rendered(i.text)}) for i in paper_items(kb, paper_id, ("fact",))]
+    ranked = score_items(question, items, embedder)
     first: dict[str, Scored] = {}  # each statement's best-ranked fact
     for r in ranked:
         first.setdefault(r.item.text, r)

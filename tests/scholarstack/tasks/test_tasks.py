@@ -62,6 +62,17 @@ def test_claim_view_reads_the_papers_whole_l1_set_compactly(kb):
     assert len(context) < len(fulltext_context(kb.store, ["A00-1031"]))
 
 
+def test_claim_view_renders_statistics_and_definitions_compactly():
+    from scholarstack.tasks.evidence import rendered
+
+    text = ("Neutrophil extracellular traps (NETs) lowered the risk of lupus (OR, 0.66 [95% CI, 0.61-0.70]; P = .002) "
+            "in mice lacking p18(INK4c) (reference) and programmed death ligand-1 (PD-L1).")
+    assert rendered(text) == ("Neutrophil extracellular traps lowered the risk of lupus (OR, 0.66; P = .002) "
+                              "in mice lacking p18(INK4c) (reference) and programmed death ligand-1.")
+    plain = "TnT (Brants, 2000) uses second order Markov models (Table 2)."
+    assert rendered(plain) == plain
+
+
 def test_claim_view_citations_by_sentence_number_are_checked(kb):
     from scholarstack.llm.usage import Usage
     from scholarstack.tasks.claims import LLMVerdict
