@@ -10,7 +10,6 @@ when the recorded conditions match, and otherwise as a context difference.
 
 from __future__ import annotations
 
-import re
 from collections import defaultdict
 
 from .models import (
@@ -29,20 +28,18 @@ from .models import (
     Taxonomy,
     Verification,
 )
+from .l1.offline import about_cited_work
 from .l2.entities import normalise
 from .l2.mentions import METRIC_RE
 from .l2.taxonomy import category_index
 
 MAX_BASIS = 30
-# A finding about cited work ("Izumi et al (2004) train …", "Derouault and Merialdo use …") is the related work a
-# paper recounts, not what it found.
-CITED_WORK = re.compile(r"\bet\.? al\b|^[A-Z][\w\-']+ (?:and|&) [A-Z][\w\-']+$|^\(?[A-Z][\w\-']+(?: et al\.?)?,? \(?(?:19|20)\d\d")
 
 
 def account_order(f: Fact) -> tuple:
     """An account's findings (a Fact or the memo's brief of one): result facts first (a value bound to its method),
     then the studies' own findings before the work they cite, those with numbers first (the most comparable content)."""
-    cited = bool(CITED_WORK.search(f.subject or "") or CITED_WORK.match(f.statement))
+    cited = about_cited_work(f.statement, f.subject or "")  # the related work a paper recounts, not what it found
     return (not any(q.method for q in f.quantities), cited, -len(f.quantities), f.paper_id, f.id)
 
 

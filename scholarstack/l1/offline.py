@@ -366,6 +366,17 @@ CITED_AUTHORS = re.compile(r"^([A-Z][\w\-']+(?:\s+(?:and|&)\s+[A-Z][\w\-']+|\s+e
 AUTHORS_HEAD = re.compile(r"^[A-Z][a-z][\w\-']*(?:\s+(?:and|&)\s+[A-Z][a-z][\w\-']*|\s+et\s+al\.?)\s*$")
 AFTER_CITED = re.compile(r"\s+(?:[a-z]+ly\s+|also\s+)*[a-z]+\s+")  # the word after a citation's year, past its adverbs
 CITED_HEAD = re.compile(r"^\s*\(([A-Z][^()\d]{1,60}?),?\s*" + YEAR + r"\)\s*$")
+# A statement that opens with a citation, its year in brackets or not, a page or chapter after it ("Izumi et al
+# (2004) train …", "Kameyama (1985: Ch.1) hypothesized …", "[Garside et al. 87] reports …", "(Brill, 1995) uses …")
+# (a bracket before the name or the year: "CoNLL 2008 data are …" is a data set)
+_CITED_NAMES = r"[A-Z][\w\-']+(?:\s+(?:and|&)\s+[A-Z][\w\-']+|\s+et\.?\s+al\.?)?,?\s*"
+CITATION_START = re.compile(rf"^(?:[(\[]{_CITED_NAMES}(?:{YEAR}|\d\d\])|{_CITED_NAMES}[(\[]{YEAR}|[A-Z][\w\-']+\s+et\.?\s+al\.?,?\s*{YEAR})")
+
+
+def about_cited_work(statement: str, subject: str) -> bool:
+    """A finding about work the paper cites, not its own: it opens with a citation, or its subject is
+    cited authors ("Derouault and Merialdo", "Collins et al.")."""
+    return bool(CITATION_START.match(statement) or AUTHORS_HEAD.match(subject) or re.search(r"\bet\.? al\b", subject))
 
 
 def find_subject(text: str, system: str) -> str:

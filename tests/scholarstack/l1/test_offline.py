@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from scholarstack.l1.offline import classify, extract_facts, find_conditions, find_quantities, find_subject
+from scholarstack.l1.offline import about_cited_work, classify, extract_facts, find_conditions, find_quantities, find_subject
 from scholarstack.l1.results import paper_system_name
 from scholarstack.models import Fact, FactType, Quantity, Sentence, SourceMap, Verification
 from scholarstack.verify import verify_fact
@@ -545,3 +545,18 @@ def test_a_question_after_a_conjunction_or_a_lead_phrase_is_still_a_question():
     for statement in ("We performed experiments on the Prague Dependency Treebank (Hajic?, 1998).",
                       "The tagger is fast on unknown words."):
         assert not QUESTION.match(statement), statement
+
+
+def test_a_finding_about_cited_work_is_told_from_the_papers_own():
+    cited = [("Izumi et al (2004) train a maximum entropy model.", "maximum entropy model"),
+             ("Kameyama (1985: Ch.1) hypothesized that centering is local.", "centering"),
+             ("[Garside et al. 87] reports 96% accuracy.", "accuracy"), ("Dagan et al, 1993; Fung and Church, 1994) focus on alignment.", "alignment"),
+             ("(Calzolari & Bindi 1990) use association ratios.", "association ratios"),
+             ("Carpuat and Wu (2005) integrated the translation predictions.", "translation predictions"),
+             ("Derouault and Merialdo use a bootstrap method.", "Derouault and Merialdo")]
+    own = [("When evaluated on the ACE 2005 data sets, cluster rankers outperform three models.", "ACE 2005"),
+           ("S2 and S3 have very different meanings.", "S2 and S3"),
+           ("We see that these features have a large impact, similarly to Carreras (2007).", "features"),
+           ("CoNLL 2008 data are used for training.", "CoNLL 2008 data")]
+    assert all(about_cited_work(s, subj) for s, subj in cited)
+    assert not any(about_cited_work(s, subj) for s, subj in own)
