@@ -299,9 +299,12 @@ NOUNLESS = re.compile(r"^(?:\w+ly|it|they|this|we|there|which|that|these|those|s
 # unpunctuated, up to "we" ("In this section we give …", "Below we describe …"); a purpose clause may run longer
 # ("In order to reduce the time …, we have chosen …"). A subordinate clause ("When the tagger …, it …") is
 # find_subject's: its subject may be the one.
-LEAD_PHRASE = re.compile(r"^[(\[]?(?:(?:as|in|for|on|at|with|by|from|unlike|like|compared to|according to|contrary to|"
+# A "we" before the comma is the main clause's ("In this paper we use the normal-form model, which …"), except after
+# "as" or "like", which make it a comment or a relative clause ("As we can see, the ranker …", "Like the algorithm we present …").
+LEAD_PHRASE = re.compile(r"^[(\[]?(?:(?:as|unlike|like|compared to|according to|contrary to)\b[^,;]{0,60},\s+|"
+                         r"(?:as|in|for|on|at|with|by|from|unlike|like|compared to|according to|contrary to|"
                          r"based on|besides|within|despite|beyond|apart from|instead of|thanks to|due to|through|"
-                         r"throughout|among|during|via|(?:this|that|each|every) (?:way|time)|to)\b(?:[^,;]{0,60},\s+|"
+                         r"throughout|among|during|via|(?:this|that|each|every) (?:way|time)|to)\b(?:(?:(?!\bwe\b)[^,;]){0,60},\s+|"
                          r"[^,;]{0,60}?\s+(?=we\s))|(?:below|above|next|suppose|assume|notice|note)(?:\s+that)?\s+(?=we\s)|"
                          r"in order to\b[^;]{0,150}?,\s+|"
                          r"(?:in|under|for)\s+(?:such|these|those|this|that|all|both|many|most|some)\s+\w+(?:\s+\w+)?\s+"
@@ -379,6 +382,9 @@ def about_cited_work(statement: str, subject: str) -> bool:
     return bool(CITATION_START.match(statement) or AUTHORS_HEAD.match(subject) or re.search(r"\bet\.? al\b", subject))
 
 
+FUNCTION_WORD = re.compile(r"(?:of|for|in|on|to|with|by|from|at|and|or|the|a|an)$", re.I)
+
+
 def find_subject(text: str, system: str) -> str:
     """The phrase before the main verb; a named system inside it wins; authors' voice → their system. After
     a subordinate clause, the main clause's subject, or the clause's own where the main one's is a pronoun."""
@@ -425,7 +431,9 @@ def find_subject(text: str, system: str) -> str:
         words = TRAILING_ADVERB.sub("", phrase).split()  # the adverb follows a word: a lone word stays
         if words and not all(NOUNLESS.match(w) for w in words) and len(words) <= 10 and not re.search(r"[()]", chunk):
             # "the expected count of (x, y)"; with no verb found, the head ran to the sentence's end: not its full stop
-            return DANGLING.sub("", " ".join(words if listed else words[-8:])).strip(" ;:" if m else " ;:.") or system
+            # the last 8 words, unless they start inside the phrase ("[combination] of the two types of …")
+            tail = words if listed or len(words) <= 8 or FUNCTION_WORD.match(words[-8]) else words[-8:]
+            return DANGLING.sub("", " ".join(tail)).strip(" ;:" if m else " ;:.") or system
     return system
 
 

@@ -437,6 +437,12 @@ def test_the_subject_is_a_whole_noun_phrase_not_a_piece_of_the_clause():
         "Corpus 1, for example, contains 17 definite descriptions.": "Corpus 1",
         # the authors speak in the main clause after a lead-in
         "To evaluate the model, we conducted five experiments, each differing from the previous one in one aspect.": system,
+        # … and in a main clause that runs to the comma ("In this paper we use X, which …"), not in a comment clause
+        "In this paper we use the normal-form model, which defines probabilities, where y is a derivation.": system,
+        "As we can see, the ranker achieves F-scores of 57.8.": "ranker",
+        # a long noun phrase keeps its head ("combination of …", not "of the two types of …")
+        "The combination of the two types of normal form constraints reduces the memory requirements by 48%.":
+            "combination of the two types of normal form constraints",
         # two clauses joined by "and" are no list
         "The tagger is fast, and it uses little memory.": "tagger",
         # a subject cut after a preposition or a conjunction ends before it; a lone function word is no subject
