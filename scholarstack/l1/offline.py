@@ -61,7 +61,8 @@ METRICS = [
     "error rate", "word error rate", "wer", "aer", "perplexity", "mrr", "map", "uas", "las", "kappa", "correlation",
     "coverage", "speed", "auc", "ndcg", "exact match",
 ]
-METRIC_RE = re.compile(r"\b(" + "|".join(re.escape(m) for m in sorted(METRICS, key=len, reverse=True)) + r")\b", re.I)
+_METRIC_NAMES = "|".join(re.escape(m) for m in sorted(METRICS, key=len, reverse=True))
+METRIC_RE = re.compile(rf"\b({_METRIC_NAMES})\b", re.I)
 # The main verb a subject stands before; "results" only as one ("results in"): "The results are …" is the noun.
 VERB_RE = re.compile(  # not after a determiner: "the claim", "our results", "its uses" are nouns
     r"(?<!\bthe )(?<!\ba )(?<!\ban )(?<!\bour )(?<!\bits )(?<!\btheir )"
@@ -80,8 +81,9 @@ ABSTRACT_LABEL = re.compile(
     r"(?:Objectives?|Aims?|Purpose|Design|Settings?|Participants|Exposures?|Interventions?|Funding|Main [Oo]utcome [Mm]easures?)"
     r"\s+(?:[A-Z(]|To\b))")
 AUTHOR_START = re.compile(r"^(we|our|in this (?:paper|work|article|study)|this (?:paper|work|article|study|section|chapter)|here,? we)\b", re.I)
-CONDITION_RE = re.compile(
-    r"\b(on|for|under|when|using|with|in|across|over|without|given|at)\s+((?:the\s+)?[^,;:.()\[\]]{3,80}?)(?=[,;:.()\[\]]|\s+(?:and|but|which|while|whereas|than)\b|$)",
+CONDITION_RE = re.compile(  # a number's comma or point is no boundary ("for at least 1,000 iterations", "with 2.5 GB")
+    r"\b(on|for|under|when|using|with|in|across|over|without|given|at)\s+((?:the\s+)?(?:[^,;:.()\[\]]|(?<=\d)[,.](?=\d)){3,80}?)"
+    r"(?=(?!(?<=\d)[,.]\d)[,;:.()\[\]]|\s+(?:and|but|which|while|whereas|than)\b|$)",
     re.I)
 ASSUMPTION_RE = re.compile(r"\b(assuming|if|provided that|under the assumption that|given that|whenever)\s+([^,;.]{3,100})", re.I)
 DATASETISH = re.compile(r"\b([A-Z][\w\-]*(?:\s+[A-Z0-9][\w\-]*){0,3}\s+(?:Treebank|Corpus|corpus|dataset|data|task|test set|collection))\b|\b(WSJ|Penn Treebank|Brown|Switchboard|Europarl|Hansards?|MUC-?\d+|CoNLL[\w\-]*|TREC[\w\-]*|SemEval[\w\-]*|Senseval[\w\-]*|ACE|GENIA|Verbmobil)\b")
@@ -452,6 +454,14 @@ NO_CONDITION = re.compile(r"(?:for (?:example|instance|ex ample|brevity|this pur
                           r"\w+ (?:which|whom|whose)\b|given (?:in|by|below|above|as)\b", re.I)
 
 
+# A phrase that states the result, not its setting: a value with its measure ("in an accuracy of 65.4%", "at 79.8%
+# precision", "in error rate of 9.7%", "in an increase of 1.8 BLEU points"); not a setting's size ("on 10,000 sentences",
+# "with a threshold of 0.3")
+_VALUE = r"\d+(?:\.\d+)?\s*(?:%|percent|points?)|\d*\.\d+"
+STATES_RESULT = re.compile(rf"\b(?:{_METRIC_NAMES}|increase|decrease|reduction|improvement|drop|gain|error|score)s?\b[^,;]{{0,25}}?"
+                           rf"\b(?:of|to|as high as|as low as)\s+(?:{_VALUE})|^(?:{_VALUE})\s+(?:{_METRIC_NAMES})\b", re.I)
+
+
 def find_conditions(text: str) -> list[str]:
     out: list[str] = []
     for m in CONDITION_RE.finditer(text):
@@ -459,7 +469,7 @@ def find_conditions(text: str) -> list[str]:
         if len(phrase.split()) > 10 or prep.lower() == "in" and not re.search(r"[A-Z0-9]|setting|domain|condition|case|language", phrase):
             continue
         lead = re.match(r"(?:the\s+)?\S+\s*(?=\d)", phrase)  # "in Table 4", "in section 4.1": where, in the paper
-        if NO_CONDITION.match(f"{prep} {phrase}") or lead and points(phrase, lead.end()):
+        if NO_CONDITION.match(f"{prep} {phrase}") or lead and points(phrase, lead.end()) or STATES_RESULT.search(phrase):
             continue
         # A phrase that runs into the main verb modified the subject ("work on grammar induction has used …",
         # "Composition with the lexicons reduces …"); one with "both" cut at "and" lost its half ("in both the ATIS").
