@@ -128,10 +128,21 @@ ABSTRACT_HEADING = re.compile(rf"^{_HEADING_WORD}(?:(?:\s*,\s*|\s+|\s*/\s*|\s+&\
                               r"(?:\s*:\s*|\s+(?=[A-Z0-9(]))")
 
 
+# A paper's section heading run into its first sentence ("1 Background Part-of-speech tagging is …", "Evaluation
+# Metrics In the tasks of …"), up to a capitalised word that is no second heading word ("Discussion Although DOP …").
+SECTION_HEADING = re.compile(r"^(?:\d{1,2}(?:\.\d{1,2})*\.?\s+)?(?:Introduction|Background|Related Work|Previous Work|Conclusions?|"
+                             r"Discussion|Evaluation|Results|Experiments?|Future Work|Data|Motivation|Overview|Summary|"
+                             r"Acknowledge?ments)(?:\s+(?!" + OPENER + r"\b)[A-Z][a-z]+){0,2}\s+(?=[A-Z])")
+ACKNOWLEDGEMENT = re.compile(r"^(?:\d{1,2}\.?\s+)?Acknowledge?ments\b")  # thanks, not a statement about the work
+
+
 def clean_statement(text: str) -> str:
-    """The sentence as a statement: without what the PDF reader put before it (RUN_IN), a structured
-    abstract's heading, citation markers or a reporting frame."""
+    """The sentence as a statement: without what the PDF reader put before it (RUN_IN, a section's
+    heading), a structured abstract's heading, citation markers or a reporting frame."""
     text = " ".join(CITATION_RE.sub("", RUN_IN.sub("", text)).split())
+    m = SECTION_HEADING.match(text)
+    if m and len(text[m.end():].split()) >= 4:
+        text = text[m.end():]
     m = ABSTRACT_HEADING.match(text)
     if m and len(text[m.end():].split()) >= 4:
         text = _capitalised(text[m.end():])
@@ -678,7 +689,7 @@ def extract_facts(sm: SourceMap, run_id: str | None = None) -> list[Fact]:
     only_fact: dict[int, int] = {}  # sid → the index in `facts` of the one fact its sentence gave here
     no_finding: set[int] = set()  # sids of whole prose sentences that gave no fact: a sentence after may need them
     for i, s in enumerate(sm.sentences):
-        if SKIP_SECTIONS.search(s.section or "") or s.kind != "prose" or s.sid in used:
+        if SKIP_SECTIONS.search(s.section or "") or s.kind != "prose" or s.sid in used or ACKNOWLEDGEMENT.match(s.text):
             continue
         before = sm.sentences[i - 1] if i else None
         adjacent = before is not None and before.section == s.section  # the sentence before, in the same section

@@ -358,7 +358,13 @@ def test_a_footnote_mark_a_running_head_or_a_numbered_heading_the_pdf_reader_ran
                  section="3 Model"),
         Sentence(sid=5, text="50 English sentences were annotated by two judges, who agreed on most of them.", section="3 Model"),
         Sentence(sid=6, text="2In a theory of discourse structure, we propose that centers are found in the attentional structure.",
-                 section="3 Model")])
+                 section="3 Model"),
+        # a section's heading run into its first sentence, up to a word that opens one
+        Sentence(sid=7, text="5.3 Evaluation At Scale Section 5.1 shows that REVERB outperforms existing Open IE systems.",
+                 section="3 Model"),
+        Sentence(sid=8, text="Discussion Although DOP has not yet been tested thoroughly, we can already predict its results.",
+                 section="3 Model"),
+        Sentence(sid=9, text="Acknowledgements We thank the shared task organizers and treebank providers.", section="3 Model")])
     by_sid = {f.evidence[0]: f for f in extract_facts(sm)}
     assert by_sid["P:1"].statement.startswith("Note that even with approximation techniques")
     assert by_sid["P:2"].statement.startswith("In our work we use the Penn Discourse Treebank")
@@ -366,6 +372,9 @@ def test_a_footnote_mark_a_running_head_or_a_numbered_heading_the_pdf_reader_ran
     assert by_sid["P:4"].statement.startswith("There are two other functional tags")
     assert by_sid["P:5"].statement.startswith("50 English sentences")  # a count that opens a sentence stays
     assert by_sid["P:6"].statement.startswith("In a theory of discourse structure")  # a footnote mark glued on
+    assert by_sid["P:7"].statement.startswith("Section 5.1 shows that REVERB outperforms")
+    assert by_sid["P:8"].statement.startswith("Although DOP has not yet been tested")
+    assert "P:9" not in by_sid  # thanks are no statement about the work
     assert not any(f.subject[:1].isdigit() for f in by_sid.values() if f.evidence[0] != "P:5")
     assert by_sid["P:1"].verification == by_sid["P:3"].verification == Verification.passed  # still what its sentence says
 
