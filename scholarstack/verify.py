@@ -86,6 +86,9 @@ def verify_fact(fact: Fact, evidence_text: str) -> tuple[Verification, str]:
         found = NUMBER_RE.findall(q.text)
         if not found or not all(n in numbers for n in found):
             problems.append(f"quantity '{q.text}' not in the evidence")
+        # its interval's bounds and its P value too, when it has them (the level "95%" is read as 95)
+        elif qualified := [n for n in NUMBER_RE.findall(f"{q.interval} {q.p_value}") if n not in numbers]:
+            problems.append(f"quantity '{q.text}' qualified by {', '.join(qualified[:3])}, not in the evidence")
     stated = set(NUMBER_RE.findall(fact.statement))
     stray = sorted(stated - numbers)
     if stray:

@@ -51,3 +51,15 @@ def test_compact_keeps_estimates_and_p_values_and_drops_what_qualifies_them():
     assert compact("Velocity rose (965 +/- 216 cm/sec; P = 0.0016).") == "Velocity rose (965 cm/sec; P = 0.0016)."
     plain = "TnT reaches 96.7% accuracy on the Penn Treebank (Table 5)."
     assert compact(plain) == plain
+
+
+def test_the_gate_checks_an_estimates_interval_and_p_value_against_the_evidence():
+    from scholarstack.models import Verification
+    from scholarstack.verify import verify_fact
+
+    qs = find_quantities(ASPIRIN, "Aspirin")
+    fact = Fact(statement=ASPIRIN, subject="Aspirin", type=FactType.finding, quantities=qs, evidence=["P:1"])
+    assert verify_fact(fact, ASPIRIN)[0] == Verification.passed
+    forged = fact.model_copy(update={"quantities": [qs[0].model_copy(update={"interval": "0.41-0.50 (95% CI)"}), *qs[1:]]})
+    verdict, note = verify_fact(forged, ASPIRIN)
+    assert verdict == Verification.failed and "qualified by 0.41, 0.50" in note
