@@ -37,6 +37,7 @@ BARE_INTERVAL = re.compile(rf"\s*(?:,\s*|\[)(?P<lo>{NUM})\s*(?:-|–|to)\s*(?P<h
 P_VALUE = re.compile(r"\b[Pp](?:[- ]?(?:value|trend|for trend))?\s*(?P<op>[=<>≤≥])\s*"
                      r"(?P<value>\d*[.·]?\d+(?:\s*[×x]\s*10\s*\(?[-−]\s*\d+\)?|\s*[eE][-−]\d+)?)")
 SAMPLE = re.compile(r"\b[nN]\s*=\s*\d[\d,]*")
+DIGIT = re.compile(r"\d")
 SPREAD = re.compile(rf"\s*(?:±|\+/-|\+/−|\+-)\s*{NUM}")  # a mean's standard deviation or error
 
 
@@ -68,6 +69,8 @@ def _closing(tail: str) -> int:
 
 def estimates(text: str) -> list[Estimate]:
     """Each effect estimate in `text`, with the interval and P value that follow it before the next estimate."""
+    if not DIGIT.search(text):  # every statistic has a number; most statements have none (a compile's hot path)
+        return []
     found = list(EFFECT.finditer(text))
     out = []
     for i, m in enumerate(found):
@@ -83,8 +86,8 @@ def estimates(text: str) -> list[Estimate]:
         if pm := P_VALUE.search(tail):
             p = " ".join(f"P {pm.group('op')} {pm.group('value')}".split())
             end = max(end, m.end() + pm.end())
-        name = (m.group("name") or m.group("corr"))
-        measure = RATIOS.get(name.lower(), name.lower()) if name else "correlation"
+        name = (m.group("name") or m.group("corr")).lower()  # one of the two always matched
+        measure = RATIOS.get(name, name)
         if m.group("adj"):
             measure = f"{m.group('adj').lower()} {measure}"
         out.append(Estimate(measure=measure, value=_number(m.group("value")), text=m.group("value"), interval=interval,
@@ -95,6 +98,8 @@ def estimates(text: str) -> list[Estimate]:
 def qualifiers(text: str) -> list[tuple[int, int]]:
     """Spans of numbers that qualify a result and are none themselves: intervals (level and bounds), P
     values, sample sizes and spreads."""
+    if not DIGIT.search(text):
+        return []
     spans = [m.span() for pat in (INTERVAL, P_VALUE, SAMPLE, SPREAD) for m in pat.finditer(text)]
     for e in EFFECT.finditer(text):
         if b := BARE_INTERVAL.match(text, e.end()):

@@ -75,7 +75,8 @@ def view_context(kb: KnowledgeBase, question: str, paper_ids: list[str], embedde
 
 # A short form in brackets right after its long form: "neutrophil extracellular traps (NETs)", "programmed death
 # ligand-1 (PD-L1)": two capitals or a capital and a digit, one of the six words before it starting with its letter.
-# Not a name's own bracket ("p18(INK4c)", no space) nor a lower-case gloss ("(reference)").
+# Not a name's own bracket ("p18(INK4c)", no space) nor a lower-case gloss ("(reference)"). Looser than L2's
+# `acronym_pairs` (initials must spell the short form), which makes aliases: here a miss only costs tokens.
 DEFINITION = re.compile(r"((?:[^\s()]+\s+){0,5}[^\s()]+)\s\(([A-Za-z][A-Za-z0-9\-αβγκ]{1,11})\)(?![\w(])")
 
 
