@@ -48,9 +48,11 @@ TYPE_CUES: list[tuple[FactType, re.Pattern]] = [
     (FactType.dataset_description, re.compile(
         r"\b(corpus|corpora|dataset|data set|treebank|we (?:collected|annotated|compiled|crawled)|"
         r"annotated (?:with|by|for)|training data|test data|test set|training set)\b", re.I)),
+    # "We also use …" says what was done; "We then describe …", "We now describe …" point ahead
     (FactType.method_description, re.compile(
-        r"\b(we (?:propose|present|introduce|describe|use|employ|apply|adopt|train|develop|implement|define|"
-        r"extend|combine|build|model|formulate|compute|estimate|represent)|our (?:approach|method|model|system|"
+        r"\b(we (?:also |further |additionally |(?:then |first )(?!describe|present|introduce|discuss))?"
+        r"(?:propose|present|introduce|describe|use|employ|apply|adopt|train|develop|implement|define|extend|combine|"
+        r"build|model|formulate|compute|estimate|represent)|our (?:approach|method|model|system|"
         r"algorithm|framework|parser|tagger)|(?:is|are) based on|consists? of|is trained|is computed|"
         r"is defined|is estimated|algorithm)\b", re.I)),
 ]
@@ -102,6 +104,18 @@ REPORTING_FRAME = re.compile(
     r"(?:show(?:s|ed|n)?|demonstrate[sd]?|f(?:ou|i)nds?|found|report(?:s|ed)?|reveal(?:s|ed)?|establish(?:es|ed)?|"
     r"confirm(?:s|ed)?|observe[sd]?|identif(?:y|ies|ied)|conclude[sd]?|"
     r"provided?s?\s+(?:(?:direct|strong|new|further|additional|compelling|the first)\s+)?evidence)\s+that\s+", re.I)
+# Frames that point at X rather than assert more ("We note that X", "It can be seen that X", "It turns out
+# that X", "We were able to show that X"): the fact is X. Not a hedge ("it seems", "it is likely") nor a
+# report of others' work ("it has been shown that").
+NOTING_FRAME = re.compile(
+    r"^(?:(?:here|thus|hence|so|again|finally|clearly|now),?\s+)?"
+    r"(?:(?:we|one)\s+(?:(?:can|could|also|now|then|have|already|further|first|immediately)\s+){0,2}"
+    r"(?:note|notice[sd]?|noted|see|saw|seen)|"
+    r"we\s+(?:were|are|have\s+been)\s+(?:also\s+)?able\s+to\s+(?:show|demonstrate|confirm|prove)|"
+    r"it\s+(?:should|must|can|could|may)\s+(?:also\s+)?be\s+(?:noted|seen|observed|shown)|"
+    r"it\s+is\s+(?:also\s+)?(?:clear|evident|obvious|apparent|easy\s+to\s+(?:see|show)|"
+    r"(?:important|worth|interesting|instructive)\s+(?:to\s+)?not(?:e|ing))|"
+    r"it\s+(?:turns|turned)\s+out|it\s+follows|it\s+was\s+(?:found|observed))\s+that\s+", re.I)
 
 
 # What the PDF reader put before a sentence: a footnote mark or page number ("5 Note that …", "2In a
@@ -151,7 +165,7 @@ def clean_statement(text: str) -> str:
     # reversed polarity to the gate's verifier)
     if m and len(text[m.end():].split()) >= 4 and not re.search(r"\bnot\b", m.group(0), re.I):
         text = _capitalised(text[m.end():])
-    m = REPORTING_FRAME.match(text)
+    m = REPORTING_FRAME.match(text) or NOTING_FRAME.match(text)
     rest = text[m.end():] if m else ""
     if len(rest.split()) < 5 or (re.match(r"(?:table|fig)", text, re.I) and re.match(r"(?:this|that|it|these|they)\b", rest, re.I)):
         return text  # "Table 6 shows that this is …": without its frame the pronoun would point at nothing
@@ -232,6 +246,28 @@ OUTCOME = re.compile(r"\d(?:\.\d+)?\s*%|\b\d+\.\d+\b|\b(?:better|worse|higher|lo
                      r"increase[sd]?|decrease[sd]?|reduc\w+|found|find|show\w*|observe[ds]?|good|poor|effective|accurate)\b", re.I)
 
 
+# A data word names what a sentence describes when it is the subject ("The 250-example data set is a subset of …")
+# or the sentence says how the data were made, split or what they hold; in passing ("We present a … method for
+# computing projections of a grammar without a treebank", "… maximizing the probability of the parses in the
+# training corpus") it does not, and a method cue decides.
+DATA_NOUN = re.compile(r"\b(?:corpus|corpora|dataset|data set|treebank|training data|test data|test set|training set|"
+                       r"development set|data)\b", re.I)
+DATA_MADE = re.compile(
+    r"\b(?:we (?:collected|annotated|compiled|crawled)|annotated (?:with|by|for)|consist(?:s|ed|ing)? of|compris(?:es|ed|ing)|"
+    r"contain(?:s|ed|ing)?|split (?:into|in)|divided into|(?:taken|drawn|extracted|sampled|derived|obtained|collected) from|"
+    r"(?:is|are|was|were) (?:split|divided|partitioned|collected|annotated|tagged|labell?ed|sampled|selected|compiled|"
+    r"composed|made up|released|available)|(?:sentences|documents|articles|tokens|instances|examples|pairs|utterances) "
+    r"(?:of|from|in|for)\b)", re.I)
+
+
+def about_data(text: str) -> bool:
+    if DATA_MADE.search(text):
+        return True
+    main = _strip_lead(text)
+    verb = VERB_RE.search(main)
+    return verb is not None and DATA_NOUN.search(main[:verb.start()]) is not None
+
+
 # Limitation words that state no limitation of the work: "because of space limitations", "we can avoid these
 # limitations", "the classifiers do not have this limitation", a condition the method handles ("When the parser
 # fails to return an analysis, we reparse …").
@@ -268,7 +304,11 @@ def classify(text: str, in_abstract: bool = False, any_verb: bool = False) -> Fa
     if ((POINTER.match(text) or POINTS_AHEAD.match(text)) and not SAYS_MORE.search(_unpointed(text))) or (POINTED_AT.match(text) and not re.search(r"\b\d+\.\d+\b", text)):
         return None
     described = False  # a limitation word that states no limitation: the sentence is kept as a description
+    incidental_data = False  # a data word in passing: a method cue after it decides, else it stays a data description
     for ftype, pattern in TYPE_CUES:
+        if ftype == FactType.dataset_description and pattern.search(text) and not about_data(text):
+            incidental_data = True
+            continue
         if ftype == FactType.theoretical_result and not pattern.search(NOT_THEORY.sub(" ", text)):
             continue
         if ftype == FactType.limitation and not pattern.search(NOT_LIMITATION.sub(" ", text)):
@@ -281,6 +321,8 @@ def classify(text: str, in_abstract: bool = False, any_verb: bool = False) -> Fa
                 if PROCEDURE.search(text) and not OUTCOME.search(text):
                     return FactType.method_description  # "We computed BLEU-N for N = 1..4": what was done, no result
             return ftype
+    if incidental_data:
+        return FactType.dataset_description
     if described:
         return FactType.method_description
     if not in_abstract:

@@ -47,6 +47,18 @@ def test_types_from_cues():
     assert classify("We used WordNet to induce an approximation of a lexical knowledge base.") == FactType.method_description
     assert classify("We used WordNet and improved accuracy by 2% on the test set.") == FactType.finding
     assert classify("The corpus contains newspaper text from two years.") == FactType.dataset_description
+    # a data word is what a sentence describes as its subject or with how the data were made; in passing, a method cue decides
+    for text in ("The 250-example data set is a subset of the larger GEOQUERY corpus.",
+                 "Each labeled dataset was split into a training set of 1600 instances and a test set of 400 instances.",
+                 "We collected 500 reviews from a movie website."):
+        assert classify(text) == FactType.dataset_description, text
+    for text in ("We present a novel coarse-to-fine method for computing projections of a grammar without a treebank.",
+                 "We also use a bigger trigram model trained on the Gigaword corpus.",
+                 "We apply the boosting method to parsing the Wall Street Journal treebank."):
+        assert classify(text) == FactType.method_description, text
+    # with no method cue it stays a data description, and "We then describe …" points ahead: no method cue
+    assert classify("Automatic tagging is an important first step in discovering the structure of large text corpora.") == FactType.dataset_description
+    assert classify("We then describe a set of rules which allow the parser to cope with telegraphic input.") is None
     assert classify("Thanks.") is None
     assert classify("93.9 94.3 94.0 94.7 95.9 95.9 Table 2 results 12 13") is None
 
@@ -399,6 +411,25 @@ def test_a_structured_abstracts_heading_is_left_out_of_the_statement_but_an_open
     facts = extract_facts(sm)
     assert [f.evidence for f in facts] == [["P:1"]]  # a heading's own sentence is still no finding
     assert facts[0].statement.startswith("A stable partnership") and facts[0].verification == Verification.passed
+
+
+def test_a_frame_that_points_at_a_statement_is_left_out_but_a_hedge_or_a_report_of_others_stays():
+    from scholarstack.l1.offline import clean_statement
+
+    for framed, statement in (
+            ("We can see that the use of morphological information consistently improves the results on rare words.",
+             "The use of morphological information consistently improves the results on rare words."),
+            ("It should be noted that the WMT08 data set does not have multiple reference translations.",
+             "The WMT08 data set does not have multiple reference translations."),
+            ("It turns out that a partial alignment on the word level induces a more complete one.",
+             "A partial alignment on the word level induces a more complete one."),
+            ("We were also able to show that a Web-based approach achieves the same performance as the EM model.",
+             "A Web-based approach achieves the same performance as the EM model.")):
+        assert clean_statement(framed) == statement
+    for kept in ("It seems that the tagger prefers frequent tags over rare ones.",
+                 "It has been shown that lexicalized parsers outperform unlexicalized ones on the WSJ.",
+                 "We note that this holds."):  # without the frame, too short to stand alone
+        assert clean_statement(kept) == kept
 
 
 def test_a_subject_is_the_main_clauses_not_a_lead_phrase_a_subordinate_or_a_relative_clause():
