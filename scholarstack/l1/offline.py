@@ -43,7 +43,7 @@ TYPE_CUES: list[tuple[FactType, re.Pattern]] = [
         r"demonstrat\w*|observe[ds]?|effective|correlat\w*|associated with|"
         # outcomes as the life sciences state them (SciFact's rationales): what regulates, requires, induces what
         r"regulat\w*|requir\w*|induc\w*|inhibit\w*|activat\w*|promot\w*|suppress\w*|mediat\w*|implicat\w*|"
-        r"indicat\w*|reveal\w*|identif\w*|encod\w*|confer\w*|predict\w*|dispensable|essential for|necessary for|"
+        r"indicat\w*|reveal\w*|identif\w*|encodes|encoded by|confer\w*|predict\w*|dispensable|essential for|necessary for|"
         r"sufficient (?:for|to)|(?:no|little|an?) effect|risks?|ratios?|differ\w*|did not|was not|were not)\b", re.I)),
     (FactType.dataset_description, re.compile(
         r"\b(corpus|corpora|dataset|data set|treebank|we (?:collected|annotated|compiled|crawled)|"
@@ -54,7 +54,7 @@ TYPE_CUES: list[tuple[FactType, re.Pattern]] = [
         r"(?:propose|present|introduce|describe|use|employ|apply|adopt|train|develop|implement|define|extend|combine|"
         r"build|model|formulate|compute|estimate|represent)|our (?:approach|method|model|system|"
         r"algorithm|framework|parser|tagger)|(?:is|are) based on|consists? of|is trained|is computed|"
-        r"is defined|is estimated|algorithm)\b", re.I)),
+        r"is defined|is estimated|algorithm|encod\w*)\b", re.I)),  # a gene "encodes" (a finding); features "encode"
 ]
 HEDGE_RE = re.compile(r"\b(may|might|could|possibly|perhaps|suggests?)\b", re.I)
 NUMBER_RE = re.compile(r"(?<![\w.,(§])(\d+(?:\.\d+)?)(?![,\d]|\.\d)\s*(%|percent|points?|pp|ms|s\b|seconds|hours|words|sentences|tokens|documents|k\b|M\b|x\b|times)?")
@@ -160,16 +160,22 @@ def clean_statement(text: str) -> str:
     m = ABSTRACT_HEADING.match(text)
     if m and len(text[m.end():].split()) >= 4:
         text = _capitalised(text[m.end():])
-    m = CONNECTIVE.match(text)
-    # "Moreover, X", "However, X": the fact is X ("Not surprisingly, X" keeps its words: a dropped "not" reads as a
-    # reversed polarity to the gate's verifier)
-    if m and len(text[m.end():].split()) >= 4 and not re.search(r"\bnot\b", m.group(0), re.I):
-        text = _capitalised(text[m.end():])
+    text = _without_connective(text)
     m = REPORTING_FRAME.match(text) or NOTING_FRAME.match(text)
     rest = text[m.end():] if m else ""
     if len(rest.split()) < 5 or (re.match(r"(?:table|fig)", text, re.I) and re.match(r"(?:this|that|it|these|they)\b", rest, re.I)):
         return text  # "Table 6 shows that this is …": without its frame the pronoun would point at nothing
     return _capitalised(re.sub(r",? and that ", " and ", rest))  # "we show that X and that Y": X and Y
+
+
+def _without_connective(text: str) -> str:
+    """"Moreover, X", "However, X": the fact is X ("Not surprisingly, X" keeps its words: a dropped "not" reads
+    as a reversed polarity to the gate's verifier; a hedge or a setting, "Ideally,", "Typically,", "On average,",
+    is no connective)."""
+    m = CONNECTIVE.match(text)
+    if m and len(text[m.end():].split()) >= 4 and not re.search(r"\bnot\b", m.group(0), re.I):
+        return _capitalised(text[m.end():])
+    return text
 
 
 def _capitalised(text: str) -> str:
@@ -342,7 +348,10 @@ _CONNECTIVES = (r"in addition|additionally|furthermore|moreover|however|neverthe
 _COMMA_CONNECTIVES = (r"besides|hence|accordingly|likewise|nonetheless|notably|importantly|interestingly|surprisingly|"
                       r"unfortunately|fortunately|clearly|again|instead|meanwhile|on the other hand|in other words|"
                       r"for this reason|as expected|not surprisingly|yet|still|so|first of all|more precisely|"
-                      r"more \w+ly|specifically|put another way|as a consequence|below|above|taken together|collectively")
+                      r"more \w+ly|specifically|put another way|as a consequence|below|above|taken together|collectively|"
+                      r"further|firstly|secondly|thirdly|by contrast|in comparison|conversely|crucially|obviously|"
+                      r"most importantly|formally|in sum|to summari[sz]e|in conclusion|in essence|once again|as before|"
+                      r"ultimately|alternatively|rather|thereby")
 DISCOURSE = re.compile(rf"^(?:(?:{_CONNECTIVES}),?\s+|(?:{_COMMA_CONNECTIVES}),\s+)+", re.I)
 # A statement drops them only with their comma: "Overall accuracy is …", "Second language learners …" keep their word
 CONNECTIVE = re.compile(rf"^(?:(?:{_CONNECTIVES}|{_COMMA_CONNECTIVES}),\s+)+", re.I)
@@ -769,6 +778,7 @@ def extract_facts(sm: SourceMap, run_id: str | None = None) -> list[Fact]:
             ptype = ftype if part == statement else classify(part, in_abstract, any_verb=short_abstract)
             if ptype is None:
                 continue
+            part = clean_statement(part)  # typed with its lead ("Unfortunately, …"), stated without ("…; for example, X": X)
             subject = _subject(part, spans_of.get(s.sid, []), subject, system)
             parts.append(_fact(sm, s, part, ptype, subject, system, prov))
         if parts and parts[0].statement != statement and any(f.verification.value == "failed" for f in parts):

@@ -47,6 +47,9 @@ def test_types_from_cues():
     assert classify("We used WordNet to induce an approximation of a lexical knowledge base.") == FactType.method_description
     assert classify("We used WordNet and improved accuracy by 2% on the test set.") == FactType.finding
     assert classify("The corpus contains newspaper text from two years.") == FactType.dataset_description
+    # features "encode" (a method); a gene that "encodes" a protein is a finding
+    assert classify("There are features which encode rule instantiations in the derivation.") == FactType.method_description
+    assert classify("The NT5C2 gene encodes a 5'-nucleotidase in relapse specimens.") == FactType.finding
     # a data word is what a sentence describes as its subject or with how the data were made; in passing, a method cue decides
     for text in ("The 250-example data set is a subset of the larger GEOQUERY corpus.",
                  "Each labeled dataset was split into a training set of 1600 instances and a test set of 400 instances.",
@@ -306,6 +309,9 @@ def test_one_claim_per_fact_and_no_fragments():
         Sentence(sid=12, text="0 if the ambiguity class of symbol j includes the tag of state i.", section="4 Results"),
         Sentence(sid=13, text="400 sentences suffice for the tagger to improve accuracy on news text by 2%.", section="4 Results"),
         Sentence(sid=14, text="Has a significant impact on parser speed, reducing the parse times by a further 33%.",
+                 section="4 Results"),
+        Sentence(sid=15, text="The scope for errors is greatly reduced when performing solely deletions.Finally, both the "
+                              "abstractive and extractive outputs are perceived as significantly worse than the gold standard.",
                  section="4 Results")])
     facts = extract_facts(sm)
     assert not [f for f in facts if f.evidence[0] in ("P:1", "P:3", "P:4", "P:5", "P:6", "P:9", "P:11", "P:12", "P:14")]
@@ -315,6 +321,8 @@ def test_one_claim_per_fact_and_no_fragments():
     assert [f.statement for f in facts if f.evidence[0] == "P:10"][0].startswith("The tagger improves accuracy")  # an item's number
     statements = sorted(f.statement for f in facts if f.evidence[0] == "P:2")
     assert statements == ["The parser is slow on long sentences.", "The tagger achieves high accuracy on news text."]
+    # each claim of a run-together sentence is a statement of its own, without its connective
+    assert [f.statement for f in facts if f.evidence[0] == "P:15"][1].startswith("Both the abstractive and extractive")
 
 
 def test_a_reporting_frame_is_left_out_of_the_statement_but_a_hedge_is_kept():
@@ -426,6 +434,8 @@ def test_a_frame_that_points_at_a_statement_is_left_out_but_a_hedge_or_a_report_
             ("We were also able to show that a Web-based approach achieves the same performance as the EM model.",
              "A Web-based approach achieves the same performance as the EM model.")):
         assert clean_statement(framed) == statement
+    assert clean_statement("Secondly, the tagger is fast on long sentences.") == "The tagger is fast on long sentences."
+    assert clean_statement("Ideally, the tagger is fast on long sentences.").startswith("Ideally")  # a hedge stays
     for kept in ("It seems that the tagger prefers frequent tags over rare ones.",
                  "It has been shown that lexicalized parsers outperform unlexicalized ones on the WSJ.",
                  "We note that this holds."):  # without the frame, too short to stand alone
