@@ -168,13 +168,24 @@ def clean_statement(text: str) -> str:
     return _capitalised(re.sub(r",? and that ", " and ", rest))  # "we show that X and that Y": X and Y
 
 
+# "As shown in Table 3, X", "As can be seen, X", "As mentioned above, X": where the paper shows or said it (the
+# fact's evidence says where); not "As expected," or "As far as we know," which qualify X.
+POINTING_LEAD = re.compile(
+    r"^as\s+(?:(?:can|could)\s+be\s+seen|(?:we|one)\s+(?:can|could|will|shall)\s+see|(?:previously|already)\s+\w+|"
+    r"(?:shown|seen|illustrated|noted|mentioned|discussed|described|explained|reported|stated|pointed out|depicted)|"
+    r"(?:table|figure|fig\.)\s*\d+\w*\s+(?:shows|illustrates|indicates)|the\s+results\s+(?:show|indicate)|"
+    r"a\s+matter\s+of\s+fact|such)\b[^,;]{0,60},\s+", re.I)
+
+
 def _without_connective(text: str) -> str:
-    """"Moreover, X", "However, X": the fact is X ("Not surprisingly, X" keeps its words: a dropped "not" reads
-    as a reversed polarity to the gate's verifier; a hedge or a setting, "Ideally,", "Typically,", "On average,",
-    is no connective)."""
-    m = CONNECTIVE.match(text)
-    if m and len(text[m.end():].split()) >= 4 and not re.search(r"\bnot\b", m.group(0), re.I):
-        return _capitalised(text[m.end():])
+    """"Moreover, X", "However, X", "As shown in Table 3, X": the fact is X ("Not surprisingly, X" keeps its
+    words: a dropped "not" reads as a reversed polarity to the gate's verifier; a hedge or a setting, "Ideally,",
+    "Typically,", "On average,", is no connective)."""
+    for _ in range(2):  # "However, as shown in Table 3, X"
+        m = CONNECTIVE.match(text) or POINTING_LEAD.match(text)
+        if not m or len(text[m.end():].split()) < 4 or re.search(r"\bnot\b", m.group(0), re.I):
+            break
+        text = _capitalised(text[m.end():])
     return text
 
 
