@@ -19,7 +19,9 @@ from ..l2.mentions import points
 from .results import DANGLING, analyse, result_facts
 from .statistics import STATISTICS, estimates, qualifiers
 
-CITATION_RE = re.compile(r"\s*(\[[\d,\s\-–]+\]|\((?:[A-Z][A-Za-z\-]+(?: et al\.)?(?: and [A-Z][A-Za-z\-]+)?,? \d{4}[a-z]?;?\s*)+\))")
+# "[3, 4]", "(Brill, 1995; van Halteren et al., 1998)": a name may open with its particle ("van", "de")
+CITATION_RE = re.compile(r"\s*(\[[\d,\s\-–]+\]|\((?:(?:(?:van|von|de|der|den|di|da|du|le|la) )*[A-Z][A-Za-z\-]+(?: et al\.)?"
+                         r"(?: and (?:(?:van|von|de|der|den|di|da|du|le|la) )*[A-Z][A-Za-z\-]+)?,? \d{4}[a-z]?;?\s*)+\))")
 SKIP_SECTIONS = re.compile(r"acknowledg|reference|bibliograph|appendix|title", re.I)
 
 TYPE_CUES: list[tuple[FactType, re.Pattern]] = [
@@ -147,13 +149,14 @@ ABSTRACT_HEADING = re.compile(rf"^{_HEADING_WORD}(?:(?:\s*,\s*|\s+|\s*/\s*|\s+&\
 SECTION_HEADING = re.compile(r"^(?:\d{1,2}(?:\.\d{1,2})*\.?\s+)?(?:Introduction|Background|Related Work|Previous Work|Conclusions?|"
                              r"Discussion|Evaluation|Results|Experiments?|Future Work|Data|Motivation|Overview|Summary|"
                              r"Acknowledge?ments)(?:\s+(?!" + OPENER + r"\b)[A-Z][a-z]+){0,2}\s+(?=[A-Z])")
+BULLET = re.compile(r"^\s*[•·▪◦●○■□►▸‣⁃]\s*")  # a list item's mark ("• The COMPO methods always …")
 ACKNOWLEDGEMENT = re.compile(r"^(?:\d{1,2}\.?\s+)?Acknowledge?ments\b")  # thanks, not a statement about the work
 
 
 def clean_statement(text: str) -> str:
     """The sentence as a statement: without what the PDF reader put before it (RUN_IN, a section's
     heading), a structured abstract's heading, citation markers or a reporting frame."""
-    text = " ".join(CITATION_RE.sub("", RUN_IN.sub("", text)).split())
+    text = " ".join(CITATION_RE.sub("", RUN_IN.sub("", BULLET.sub("", text))).split())
     m = SECTION_HEADING.match(text)
     if m and len(text[m.end():].split()) >= 4:
         text = text[m.end():]
@@ -634,13 +637,25 @@ GLUED = re.compile(r"(?<=[a-z0-9)]{2})\.(?=[A-Z][a-z])")  # "our approach.In the
 CLAUSE_BREAK = re.compile(r";\s+(?:however,?\s+|but\s+|whereas\s+)?|,\s+(?:but|whereas)\s+")
 
 
+def _split_outside_brackets(pattern: re.Pattern, text: str) -> list[str]:
+    """`pattern.split(text)`, but not at a match inside brackets: "(van Halteren et al., 1998; Volk and
+    Schneider, 1998)" is one citation, not two clauses."""
+    pieces, start = [], 0
+    for m in pattern.finditer(text):
+        before = text[:m.start()]
+        if before.count("(") + before.count("[") <= before.count(")") + before.count("]"):
+            pieces.append(text[start:m.start()])
+            start = m.end()
+    return pieces + [text[start:]]
+
+
 def claims(statement: str) -> list[str]:
     """One claim per fact: a statement's parts where it joins several (sentences run together by the
     PDF reader; clauses joined by "; but", ", whereas"), each a sentence of its own. Lists (a colon
     before the break) and parts too short to stand alone stay joined."""
     out: list[str] = []
-    for part in (p.strip() for p in GLUED.split(statement)):
-        pieces = [x.strip() for x in CLAUSE_BREAK.split(part)] if ":" not in part else [part]
+    for part in (p.strip() for p in _split_outside_brackets(GLUED, statement)):
+        pieces = [x.strip() for x in _split_outside_brackets(CLAUSE_BREAK, part)] if ":" not in part else [part]
         # a clause that shares the first one's subject ("…, but has significant advantages over these taggers") stays with it
         if (len(pieces) == 1 or not all(len(x.split()) >= 5 and VERB_RE.search(x) for x in pieces)
                 or any(SHARED_SUBJECT.match(x) for x in pieces[1:])):

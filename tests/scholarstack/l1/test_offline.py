@@ -277,7 +277,7 @@ def test_a_quantity_takes_the_metric_named_nearest_it_in_its_own_clause():
 
 
 def test_one_claim_per_fact_and_no_fragments():
-    from scholarstack.l1.offline import claims, extract_facts
+    from scholarstack.l1.offline import claims, clean_statement, extract_facts
     from scholarstack.models import SourceMap
     from scholarstack.models.source import Sentence
 
@@ -291,6 +291,12 @@ def test_one_claim_per_fact_and_no_fragments():
     assert claims(shared) == [shared]  # the second clause has the first one's subject
     listing = "We describe three applications: phrase recognition; word sense disambiguation; and tagging."
     assert claims(listing) == [listing]
+    # a semicolon inside brackets joins citations, not clauses; a citation's name may open with its particle
+    cited = ("Recent comparisons of approaches that can be trained on corpora (van Halteren et al., 1998; Volk and "
+             "Schneider, 1998) have shown that statistical approaches yield better results than rule-based taggers.")
+    assert claims(cited) == [cited]
+    assert clean_statement(cited).startswith("Recent comparisons of approaches that can be trained on corpora have shown")
+    assert clean_statement("• The COMPO methods always perform better than any other heuristic-based methods.")[0] == "T"
     sm = SourceMap(paper_key="P", title="A Tagger", sentences=[
         Sentence(sid=0, text="A Tagger", section="title"),
         Sentence(sid=1, text="sub corpus (0.10) to produce an overall Hit rate that improves accuracy.", section="4 Results"),
