@@ -156,7 +156,7 @@ ACKNOWLEDGEMENT = re.compile(r"^(?:\d{1,2}\.?\s+)?Acknowledge?ments\b")  # thank
 def clean_statement(text: str) -> str:
     """The sentence as a statement: without what the PDF reader put before it (RUN_IN, a section's
     heading), a structured abstract's heading, citation markers or a reporting frame."""
-    text = " ".join(CITATION_RE.sub("", RUN_IN.sub("", BULLET.sub("", text))).split())
+    text = " ".join(CITATION_RE.sub("", RUN_IN.sub("", BULLET.sub("", _unbracketed(text)))).split())
     m = SECTION_HEADING.match(text)
     if m and len(text[m.end():].split()) >= 4:
         text = text[m.end():]
@@ -178,6 +178,21 @@ POINTING_LEAD = re.compile(
     r"(?:shown|seen|illustrated|noted|mentioned|discussed|described|explained|reported|stated|pointed out|depicted)|"
     r"(?:table|figure|fig\.)\s*\d+\w*\s+(?:shows|illustrates|indicates)|the\s+results\s+(?:show|indicate)|"
     r"a\s+matter\s+of\s+fact|such)\b[^,;]{0,60},\s+", re.I)
+
+
+def _unbracketed(text: str) -> str:
+    """A sentence the paper put in brackets whole ("(Recall that not all words … need be in the lexicon.)"): its
+    words. Not a bracket that closes before the end ("(2008) proposed …", "(a) the tagger …")."""
+    body = text.strip()
+    if not body.startswith("(") or not body.rstrip(".").endswith(")"):
+        return text
+    depth = 0
+    for i, ch in enumerate(body):
+        depth += (ch == "(") - (ch == ")")
+        if depth == 0:
+            return body[1:i].strip() + ("" if body[1:i].rstrip().endswith((".", "?", "!")) else ".") \
+                if i >= len(body.rstrip(".")) - 1 else text
+    return text
 
 
 def _without_connective(text: str) -> str:

@@ -297,6 +297,11 @@ def test_one_claim_per_fact_and_no_fragments():
     assert claims(cited) == [cited]
     assert clean_statement(cited).startswith("Recent comparisons of approaches that can be trained on corpora have shown")
     assert clean_statement("• The COMPO methods always perform better than any other heuristic-based methods.")[0] == "T"
+    # a sentence in brackets whole is stated without them; a bracket that closes before the end stays
+    assert clean_statement("(This approach cannot be used in an unsupervised setting since the tag distribution is "
+                           "not available).") == "This approach cannot be used in an unsupervised setting since the tag " \
+                                                 "distribution is not available."
+    assert clean_statement("(a) the tagger is fast and (b) the parser is slow.").startswith("(a)")
     sm = SourceMap(paper_key="P", title="A Tagger", sentences=[
         Sentence(sid=0, text="A Tagger", section="title"),
         Sentence(sid=1, text="sub corpus (0.10) to produce an overall Hit rate that improves accuracy.", section="4 Results"),
