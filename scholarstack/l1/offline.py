@@ -149,6 +149,10 @@ ABSTRACT_HEADING = re.compile(rf"^{_HEADING_WORD}(?:(?:\s*,\s*|\s+|\s*/\s*|\s+&\
 SECTION_HEADING = re.compile(r"^(?:\d{1,2}(?:\.\d{1,2})*\.?\s+)?(?:Introduction|Background|Related Work|Previous Work|Conclusions?|"
                              r"Discussion|Evaluation|Results|Experiments?|Future Work|Data|Motivation|Overview|Summary|"
                              r"Acknowledge?ments)(?:\s+(?!" + OPENER + r"\b)[A-Z][a-z]+){0,2}\s+(?=[A-Z])")
+# Any other heading run in: Title Case words before a word that opens a sentence ("Tagging Accuracy To our
+# surprise, …", "Corpora We evaluate …", "The Alignment Template System The statistical …"); not a sentence that
+# opens with such a word itself ("For A to inform S …", "If A and S both know …").
+RUN_IN_TITLE = re.compile(r"^(?:[A-Z][\w\-]*\s+){1,5}?(?=" + OPENER + r"\s)")
 BULLET = re.compile(r"^\s*[•·▪◦●○■□►▸‣⁃]\s*")  # a list item's mark ("• The COMPO methods always …")
 ACKNOWLEDGEMENT = re.compile(r"^(?:\d{1,2}\.?\s+)?Acknowledge?ments\b")  # thanks, not a statement about the work
 
@@ -157,8 +161,8 @@ def clean_statement(text: str) -> str:
     """The sentence as a statement: without what the PDF reader put before it (RUN_IN, a section's
     heading), a structured abstract's heading, citation markers or a reporting frame."""
     text = " ".join(CITATION_RE.sub("", RUN_IN.sub("", BULLET.sub("", _unbracketed(text)))).split())
-    m = SECTION_HEADING.match(text)
-    if m and len(text[m.end():].split()) >= 4:
+    m = SECTION_HEADING.match(text) or RUN_IN_TITLE.match(text)
+    if m and len(text[m.end():].split()) >= 4 and not re.match(OPENER + r"\s", m.group(0).replace("The ", "", 1)):
         text = text[m.end():]
     m = ABSTRACT_HEADING.match(text)
     if m and len(text[m.end():].split()) >= 4:

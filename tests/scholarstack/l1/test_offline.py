@@ -302,6 +302,11 @@ def test_one_claim_per_fact_and_no_fragments():
                            "not available).") == "This approach cannot be used in an unsupervised setting since the tag " \
                                                  "distribution is not available."
     assert clean_statement("(a) the tagger is fast and (b) the parser is slow.").startswith("(a)")
+    # a subsection's heading run in, whatever its words; not a sentence that opens with such a word itself
+    assert clean_statement("Tagging Accuracy To our surprise, we found tag accuracies lower than reported.").startswith("To our")
+    assert clean_statement("The Alignment Template System The statistical method is based on a word alignment.") == \
+        "The statistical method is based on a word alignment."
+    assert clean_statement("For A to inform S that P is true, A must believe that P is true.").startswith("For A to")
     sm = SourceMap(paper_key="P", title="A Tagger", sentences=[
         Sentence(sid=0, text="A Tagger", section="title"),
         Sentence(sid=1, text="sub corpus (0.10) to produce an overall Hit rate that improves accuracy.", section="4 Results"),
