@@ -16,7 +16,7 @@ import re
 from ..models import Context, Fact, FactType, Provenance, Quantity, SourceMap, split_locator
 from ..verify import verify_fact
 from ..l2.mentions import points
-from .results import DANGLING, analyse, result_facts
+from .results import CHANGE_AFTER, DANGLING, DELTA, RELATIVE, analyse, result_facts
 from .statistics import STATISTICS, estimates, qualifiers
 
 # "[3, 4]", "(Brill, 1995; van Halteren et al., 1998)": a name may open with its particle ("van", "de")
@@ -610,9 +610,15 @@ def find_quantities(text: str, subject: str) -> list[Quantity]:
         near = [(bool(APART.search(text, min(k.end(), m.end()), max(k.start(), m.start()))),
                  min(abs(k.end() - m.start()), abs(k.start() - m.end())), k.group(1))
                 for k in metrics if k.end() > m.start() - 60 and k.start() < m.end() + 40]
+        # a change, not a level: "improves accuracy by 2%", "a 2.1 percent F-measure improvement", "2 points higher",
+        # "within 3 points of the statistical models" (the rules result facts use, and "within")
+        before, after = " ".join(text[:m.start()].split()[-3:]), " ".join(text[m.start():].split()[:8])
+        after = after[len(raw):].lstrip()
+        delta = bool(DELTA.search(before) or re.search(r"\bwithin\s*$", before, re.I) or CHANGE_AFTER.match(after)
+                     or RELATIVE.match(after))
         out.append(Quantity(value=value, text=(raw + ("%" if unit in ("%",) else (" " + unit if unit else ""))).strip(),
                             unit=unit, metric=min(near)[2].lower() if near else "", dataset=datasets[0] if datasets else "",
-                            subject=subject))
+                            subject=subject, delta=delta))
     return out[:6]
 
 

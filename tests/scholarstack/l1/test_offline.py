@@ -641,3 +641,17 @@ def test_a_finding_about_cited_work_is_told_from_the_papers_own():
            ("CoNLL 2008 data are used for training.", "CoNLL 2008 data")]
     assert all(about_cited_work(s, subj) for s, subj in cited)
     assert not any(about_cited_work(s, subj) for s, subj in own)
+
+
+def test_a_value_stated_as_a_change_is_a_delta_not_a_level():
+    from scholarstack.l1.offline import find_quantities
+
+    def deltas(text):
+        return [(q.value, q.metric, q.delta) for q in find_quantities(text, "X")]
+
+    assert deltas("Our tagger improves accuracy by 2.5% on the WSJ.") == [(2.5, "accuracy", True)]
+    assert deltas("The library gives good results, with precision within 3 points of the statistical models.") == \
+        [(3.0, "precision", True)]
+    assert deltas("The model is 1.8 BLEU points better than the baseline.") == [(1.8, "bleu", True)]
+    assert deltas("TnT achieves 96.7% accuracy on the Penn Treebank.") == [(96.7, "accuracy", False)]
+
