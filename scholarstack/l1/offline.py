@@ -158,8 +158,9 @@ ACKNOWLEDGEMENT = re.compile(r"^(?:\d{1,2}\.?\s+)?Acknowledge?ments\b")  # thank
 
 
 def clean_statement(text: str) -> str:
-    """The sentence as a statement: without what the PDF reader put before it (RUN_IN, a section's
-    heading), a structured abstract's heading, citation markers or a reporting frame."""
+    """The sentence as a statement: without what the PDF reader put before it (RUN_IN, a list item's
+    bullet, a heading run in), brackets round the whole, a structured abstract's heading, citation markers,
+    a connective or a lead that points at the paper, or a frame that reports or points at it."""
     text = " ".join(CITATION_RE.sub("", RUN_IN.sub("", BULLET.sub("", _unbracketed(text)))).split())
     m = SECTION_HEADING.match(text) or RUN_IN_TITLE.match(text)
     if m and len(text[m.end():].split()) >= 4 and not re.match(OPENER + r"\s", m.group(0).replace("The ", "", 1)):
@@ -194,8 +195,10 @@ def _unbracketed(text: str) -> str:
     for i, ch in enumerate(body):
         depth += (ch == "(") - (ch == ")")
         if depth == 0:
-            return body[1:i].strip() + ("" if body[1:i].rstrip().endswith((".", "?", "!")) else ".") \
-                if i >= len(body.rstrip(".")) - 1 else text
+            if i < len(body.rstrip(".")) - 1:
+                return text  # it closes before the end
+            inner = body[1:i].strip()
+            return inner if inner.endswith((".", "?", "!")) else inner + "."
     return text
 
 
@@ -299,7 +302,7 @@ DATA_MADE = re.compile(
     r"(?:of|from|in|for)\b)", re.I)
 
 
-def about_data(text: str) -> bool:
+def _about_data(text: str) -> bool:
     if DATA_MADE.search(text):
         return True
     main = _strip_lead(text)
@@ -345,7 +348,7 @@ def classify(text: str, in_abstract: bool = False, any_verb: bool = False) -> Fa
     described = False  # a limitation word that states no limitation: the sentence is kept as a description
     incidental_data = False  # a data word in passing: a method cue after it decides, else it stays a data description
     for ftype, pattern in TYPE_CUES:
-        if ftype == FactType.dataset_description and pattern.search(text) and not about_data(text):
+        if ftype == FactType.dataset_description and pattern.search(text) and not _about_data(text):
             incidental_data = True
             continue
         if ftype == FactType.theoretical_result and not pattern.search(NOT_THEORY.sub(" ", text)):
@@ -612,8 +615,7 @@ def find_quantities(text: str, subject: str) -> list[Quantity]:
                 for k in metrics if k.end() > m.start() - 60 and k.start() < m.end() + 40]
         # a change, not a level: "improves accuracy by 2%", "a 2.1 percent F-measure improvement", "2 points higher",
         # "within 3 points of the statistical models" (the rules result facts use, and "within")
-        before, after = " ".join(text[:m.start()].split()[-3:]), " ".join(text[m.start():].split()[:8])
-        after = after[len(raw):].lstrip()
+        before, after = " ".join(text[:m.start()].split()[-3:]), " ".join(text[m.end(1):].split()[:7])
         delta = bool(DELTA.search(before) or re.search(r"\bwithin\s*$", before, re.I) or CHANGE_AFTER.match(after)
                      or RELATIVE.match(after))
         out.append(Quantity(value=value, text=(raw + ("%" if unit in ("%",) else (" " + unit if unit else ""))).strip(),
