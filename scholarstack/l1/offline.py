@@ -20,10 +20,13 @@ from .results import CHANGE_AFTER, DANGLING, DELTA, RELATIVE, analyse, result_fa
 from .statistics import STATISTICS, estimates, qualifiers
 
 # "[3, 4]", "(Brill, 1995; van Halteren et al., 1998)": a name may open with its particle ("van", "de")
-CITATION_RE = re.compile(r"\s*(\[[\d,\s\-–]+\]|\((?:(?:(?:van|von|de|der|den|di|da|du|le|la) )*[A-Z][A-Za-z\-]+(?: et al\.)?"
-                         r"(?: and (?:(?:van|von|de|der|den|di|da|du|le|la) )*[A-Z][A-Za-z\-]+)?,? \d{4}[a-z]?;?\s*)+\))")
+_NAME = r"(?:(?:van|von|de|der|den|di|da|du|le|la) )*[A-Z][A-Za-z\-]+"
+CITATION_RE = re.compile(rf"\s*(\[[\d,\s\-–]+\]|\((?:{_NAME}(?: et al\.)?(?: and {_NAME})?,? \d{{4}}[a-z]?;?\s*)+\))")
 SKIP_SECTIONS = re.compile(r"acknowledg|reference|bibliograph|appendix|title", re.I)
 
+# What names data, and the authors making it: the dataset cue's words, which _about_data reads too
+_DATA_WORDS = r"corpus|corpora|dataset|data set|treebank|training data|test data|test set|training set"
+_DATA_BY_AUTHORS = r"we (?:collected|annotated|compiled|crawled)|annotated (?:with|by|for)"
 TYPE_CUES: list[tuple[FactType, re.Pattern]] = [
     (FactType.theoretical_result, re.compile(
         r"\b(theorem|lemma|corollary|we prove|is proven|converges?|convergence|upper bound|lower bound|"
@@ -47,9 +50,7 @@ TYPE_CUES: list[tuple[FactType, re.Pattern]] = [
         r"regulat\w*|requir\w*|induc\w*|inhibit\w*|activat\w*|promot\w*|suppress\w*|mediat\w*|implicat\w*|"
         r"indicat\w*|reveal\w*|identif\w*|encodes|encoded by|confer\w*|predict\w*|dispensable|essential for|necessary for|"
         r"sufficient (?:for|to)|(?:no|little|an?) effect|risks?|ratios?|differ\w*|did not|was not|were not)\b", re.I)),
-    (FactType.dataset_description, re.compile(
-        r"\b(corpus|corpora|dataset|data set|treebank|we (?:collected|annotated|compiled|crawled)|"
-        r"annotated (?:with|by|for)|training data|test data|test set|training set)\b", re.I)),
+    (FactType.dataset_description, re.compile(rf"\b({_DATA_WORDS}|{_DATA_BY_AUTHORS})\b", re.I)),
     # "We also use …" says what was done; "We then describe …", "We now describe …" point ahead
     (FactType.method_description, re.compile(
         r"\b(we (?:also |further |additionally |(?:then |first )(?!describe|present|introduce|discuss))?"
@@ -292,10 +293,9 @@ OUTCOME = re.compile(r"\d(?:\.\d+)?\s*%|\b\d+\.\d+\b|\b(?:better|worse|higher|lo
 # or the sentence says how the data were made, split or what they hold; in passing ("We present a … method for
 # computing projections of a grammar without a treebank", "… maximizing the probability of the parses in the
 # training corpus") it does not, and a method cue decides.
-DATA_NOUN = re.compile(r"\b(?:corpus|corpora|dataset|data set|treebank|training data|test data|test set|training set|"
-                       r"development set|data)\b", re.I)
+DATA_NOUN = re.compile(rf"\b(?:{_DATA_WORDS}|development set|data)\b", re.I)
 DATA_MADE = re.compile(
-    r"\b(?:we (?:collected|annotated|compiled|crawled)|annotated (?:with|by|for)|consist(?:s|ed|ing)? of|compris(?:es|ed|ing)|"
+    rf"\b(?:{_DATA_BY_AUTHORS}|consist(?:s|ed|ing)? of|compris(?:es|ed|ing)|"
     r"contain(?:s|ed|ing)?|split (?:into|in)|divided into|(?:taken|drawn|extracted|sampled|derived|obtained|collected) from|"
     r"(?:is|are|was|were) (?:split|divided|partitioned|collected|annotated|tagged|labell?ed|sampled|selected|compiled|"
     r"composed|made up|released|available)|(?:sentences|documents|articles|tokens|instances|examples|pairs|utterances) "
