@@ -66,8 +66,8 @@ bench: $(STAMP)  # STORE=DIR (a compiled store) adds the view latency, sparse re
 	@if [ -n "$(STORE)" ]; then $(BIN)/python -m benchmarks.shard_bench --store "$(STORE)"; else echo "index shards: skipped (give STORE=DIR, a compiled store)"; fi
 
 models: $(STAMP)  # retrain the committed weights of the learned offline models from ../shared/data
-	$(BIN)/python -c "from dagster import materialize; from assets.models import claim_verifier, evidence_localiser, index_static_embedder, retrieval_query_adapter, scirex_doc_entities, scirex_mention_tagger, search_relevance_judge; \
-	  r = materialize([claim_verifier, scirex_mention_tagger, scirex_doc_entities, retrieval_query_adapter, evidence_localiser, search_relevance_judge, index_static_embedder]); \
+	$(BIN)/python -c "from dagster import materialize; from assets.models import claim_verifier, evidence_localiser, index_static_embedder, l1_verb_forms, retrieval_query_adapter, scirex_doc_entities, scirex_mention_tagger, search_relevance_judge; \
+	  r = materialize([claim_verifier, scirex_mention_tagger, scirex_doc_entities, retrieval_query_adapter, evidence_localiser, search_relevance_judge, index_static_embedder, l1_verb_forms]); \
 	  print({k: getattr(v, 'value', v) for e in r.get_asset_materialization_events() for k, v in e.materialization.metadata.items() if k != 'model_card'})"
 	test -f .scholarstack/demo/store.duckdb || $(BIN)/scholarstack demo --store .scholarstack/demo  # the idea critic's evidence
 	$(BIN)/python -c "from dagster import materialize; from assets.ideas import idea_critic; from resources import StoreResource; \

@@ -5,7 +5,7 @@ from dagster import AssetExecutionContext, MaterializeResult, MetadataValue, ass
 
 from scholarstack.index.embed import make_embedder
 from scholarstack.learned import claim_verifier as cv
-from scholarstack.learned import doc_entities, localiser, mention_tagger, paper_ranker, query_adapter, static_embedder
+from scholarstack.learned import doc_entities, localiser, mention_tagger, paper_ranker, query_adapter, static_embedder, verb_forms
 from scholarstack.settings import shared_data_dir
 
 from resources import StoreResource
@@ -40,6 +40,16 @@ def scirex_mention_tagger(context: AssetExecutionContext) -> MaterializeResult:
                    "train_docs sentences only.")
 def index_static_embedder(context: AssetExecutionContext) -> MaterializeResult:
     return _result(static_embedder.train_from_shared(shared_data_dir(), seed=0, log=context.log.info))
+
+
+@asset(group_name="models", kinds={"python"},
+       description="L1's lexicon of verbs ending in -s that its rules do not list ('proceeds', 'captures'), counted from "
+                   "SciREX train_docs: word forms after a subject word far more often than after a determiner, whose base "
+                   "form follows 'to', 'we' or a modal. The subject of a fact is the phrase before its main verb.")
+def l1_verb_forms(context: AssetExecutionContext) -> MaterializeResult:
+    card = verb_forms.train_from_shared(shared_data_dir())
+    context.log.info(f"verb forms: {card['forms']} of {card['candidates']} candidate -s forms")
+    return _result(card)
 
 
 @asset(group_name="models", kinds={"sklearn", "numpy"}, deps=[scirex_mention_tagger],

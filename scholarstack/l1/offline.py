@@ -16,6 +16,7 @@ import re
 from ..models import Context, Fact, FactType, Provenance, Quantity, SourceMap, split_locator
 from ..verify import verify_fact
 from ..l2.mentions import points
+from ..learned import verb_forms
 from .results import CHANGE_AFTER, DANGLING, DELTA, RELATIVE, analyse, result_facts
 from .statistics import STATISTICS, estimates, qualifiers
 
@@ -77,6 +78,32 @@ VERB_RE = re.compile(  # not after a determiner: "the claim", "our results", "it
     r"provides?|produces?|consists?|contains?|depends?|allows?|makes?|results?(?=\s+(?:in|from)\b)|relies|converges?|fails?|"
     r"suffers?|remains?|seems?|appears?|tends?|does|do|did|reports?|reported|finds?|found|argues?|claims?|"
     r"returns|computes|assigns|generates|selects|learns|predicts|combines|takes)\b", re.I)
+# A verb VERB_RE does not list, from the learned lexicon of -s forms ("The algorithm proceeds in two stages",
+# "His system averages 3.48 subentries"), unless the word before makes it a plural noun ("the costs", "different
+# runs", "two sets") or a coordinated verb ("…, but slightly decreases"), a clause opened before it makes it that
+# clause's verb ("As coordination occurs …", "… cases when the system classifies …"), or a verb follows it.
+WORD_S = re.compile(r"(?<= )[a-z]{3,}s\b(?!-)")
+NOT_BEFORE_VERB = verb_forms.NOUN_WORDS | {"it", "they", "this", "these", "there", "and", "or", "but", "nor"}
+OPENS_CLAUSE = frozenset("that which who whom whose when where if whether as because since while although though than "
+                         "how what why".split())
+
+
+def main_verb(text: str) -> re.Match | None:
+    """The main verb a subject stands before: VERB_RE's first, or an earlier one of the lexicon's."""
+    m = VERB_RE.search(text)
+    forms = verb_forms.load()
+    for w in WORD_S.finditer(text, 0, m.start() if m else len(text)):
+        if w.group(0) not in forms:
+            continue
+        before = [b.lower() for b in text[: w.start()].split()]
+        near = next((b for b in reversed(before) if not b.endswith("ly")), "")  # past its adverbs
+        if not near or near in NOT_BEFORE_VERB or near[0].isdigit() or OPENS_CLAUSE.intersection(before):
+            continue
+        if not VERB_RE.match(rest := text[w.end():].lstrip()) and rest.split(" ", 1)[0] not in forms:
+            return w
+    return m
+
+
 ABSTRACT_MAX = 30  # sentences; a longer "abstract" is a body the PDF reader did not split
 S_VERB = re.compile(r"\b[a-z][a-z\-]{2,}(?<!ss)(?<!us)(?<!is)s\b")  # plural nouns match too: hence ABSTRACT_LABEL
 # Structured abstracts' labels that open a description, not a finding ("SETTING Seven outpatient clinics").
@@ -505,7 +532,7 @@ def find_subject(text: str, system: str) -> str:
     # their verb; not "Collins (1999) parser is …", whose next word is a noun before the verb.
     if (cited := CITED_AUTHORS.match(text)) and (nxt := AFTER_CITED.match(text, cited.end())) and not VERB_RE.match(text, nxt.end()):
         return cited.group(1)
-    m = VERB_RE.search(text)
+    m = main_verb(text)
     head = RELATIVE_END.sub("", text[: m.start()] if m else text)
     if clause := CLAUSE_AFTER.search(head):
         head = head[: clause.start()]
@@ -640,7 +667,7 @@ def tagged_subject(text: str, spans: list[tuple[str, str]]) -> str | None:
     text = _strip_lead(text)
     if AUTHOR_START.match(text):
         return None
-    head = text[: m.start()] if (m := VERB_RE.search(text)) else text
+    head = text[: m.start()] if (m := main_verb(text)) else text
     if CITED_AUTHORS.match(text) or AUTHORS_HEAD.match(head):
         return None  # cited authors are the subject (find_subject)
     for surface, etype in spans:
