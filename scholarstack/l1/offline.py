@@ -439,6 +439,11 @@ LEAD_PHRASE = re.compile(r"^[(\[]?(?:(?:as|unlike|like|compared to|according to|
 # A subordinate clause before the main one ("If the algorithm misses a boundary, it receives k penalties").
 SUBORDINATE = re.compile(r"^(?:if|when|whenever|while|whereas|although|though|because|since|unless|once|after|before)\s+", re.I)
 # "Instances which were …", "The procedure (that) we use is …": the verb is the relative clause's.
+# … or inside it, after its noun ("The prepositions that learners used incorrectly were …", "The only condition under
+# which …"): only in a noun phrase that opens with a determiner ("Determine which …", "Ng and Lee point out that …" are none)
+RELATIVE_IN = re.compile(r"^((?:the|a|an|this|these|those|another|each|every|any|some|many|most|our|their|its|his|her|such|no)\s"
+                         r"[^,;()]*?\w)(?:\s+(?:in|on|at|to|under|for|from|with|by|of|through))?\s+(?:that|which|who|whom|whose)\s+(?=\S)",
+                         re.I)
 RELATIVE_END = re.compile(r"\s+(?:(?:that|which|who|whose|whom)|(?:that\s+|which\s+)?(?:we|they))\s*$", re.I)
 
 
@@ -526,6 +531,9 @@ def find_subject(text: str, system: str) -> str:
         use_clause = pronoun or (not VERB_RE.search(main) and VERB_RE.search(clause))
         return find_subject(main if AUTHOR_START.match(main) or not use_clause else clause, system)
     text = SUBORDINATE.sub("", text)
+    # "In separate experiments we found that X …": X's subject, as if the frame had opened the statement (clean_statement)
+    if (frame := REPORTING_FRAME.match(text) or NOTING_FRAME.match(text)) and text[frame.end():].strip():
+        return find_subject(text[frame.end():], system)
     if AUTHOR_START.match(text):
         return system
     # "Moilanen and Pulman (2007) collected …", "Zhang et al (2006) systematically explored …": the cited authors, whatever
@@ -536,6 +544,8 @@ def find_subject(text: str, system: str) -> str:
     head = RELATIVE_END.sub("", text[: m.start()] if m else text)
     if clause := CLAUSE_AFTER.search(head):
         head = head[: clause.start()]
+    if rel := RELATIVE_IN.match(head):  # the noun a relative clause describes, not a name inside the clause
+        head = rel.group(1)
     names = [n for n in NAME_RE.findall(head) if n not in {"We", "In", "It", "The", "A"}]
     if names:
         return names[0]
