@@ -54,9 +54,10 @@ TYPE_CUES: list[tuple[FactType, re.Pattern]] = [
     (FactType.dataset_description, re.compile(rf"\b({_DATA_WORDS}|{_DATA_BY_AUTHORS})\b", re.I)),
     # "We also use …" says what was done; "We then describe …", "We now describe …" point ahead
     (FactType.method_description, re.compile(
-        r"\b(we (?:also |further |additionally |(?:then |first )(?!describe|present|introduce|discuss))?"
-        r"(?:propose|present|introduce|describe|use|employ|apply|adopt|train|develop|implement|define|extend|combine|"
-        r"build|model|formulate|compute|estimate|represent)|our (?:approach|method|model|system|"
+        r"\b(we (?:also |further |additionally |(?:then |first )(?!describe|present|introduce|discuss))?(?:have |had )?"
+        r"(?:propose|present|introduce|describe|use|employ|apply|applied|adopt|train|develop|implement|define|extend|combine|"
+        r"build|model|formulate|compute|estimate|represent)(?:d|ed|led)?|we (?:also |then |first )?(?:have |had )?built|"
+        r"our (?:approach|method|model|system|"
         r"algorithm|framework|parser|tagger)|(?:is|are) based on|consists? of|is trained|is computed|"
         r"is defined|is estimated|algorithm|encod\w*)\b", re.I)),  # a gene "encodes" (a finding); features "encode"
 ]
@@ -287,7 +288,7 @@ NOT_THEORY = re.compile(r"\buntil\s+(?:\w+\s+){0,3}?(?:convergence|converges?|co
                         r"\bconvergence\s+(?:criterion|criteria|threshold)\b|"
                         # how fast it converged, measured: "a much more rapid convergence", "converge faster than …"
                         r"\b(?:rapid|fast|faster|quick|quicker|slow|slower)\s+convergence\b|\brate of convergence\b|\breach convergence\b|"
-                        r"\bconverge[sd]?\s+(?:much\s+)?(?:faster|slower|quickly|more quickly|rapidly)\b|\bcentral limit theorem\b|"
+                        r"\bconverge[sd]?\s+(?:much\s+)?(?:faster|slower|quickly|more quickly|rapidly)\b|\b(?:slow|fast|quick)\w*\s+to\s+converge\b|\bcentral limit theorem\b|"
                         r"\b(?:upper|lower) bound (?:on|for|of) (?:the )?(?:\w+ )?(?:performance|accuracy|score|agreement)\b|"
                         # a ceiling people measured: "human performance as an upper bound", "the upper bound (UB) is 71%"
                         r"\b(?:human|oracle|expert|inter-annotator)\b[^.;]{0,60}?\bupper bound\b|"

@@ -8,6 +8,16 @@ from scholarstack.models import Fact, FactType, Quantity, Sentence, SourceMap, V
 from scholarstack.verify import verify_fact
 
 
+def test_a_method_told_in_the_past_tense_is_a_method_and_a_slow_convergence_no_theory():
+    assert classify("We trained a maximum entropy tagger with a Gaussian prior on the features.") == FactType.method_description
+    assert classify("We have presented a comprehensive evaluation of several methods for unsupervised tagging using the "
+                    "same corpus.") == FactType.method_description  # not a dataset description for "the same corpus"
+    assert classify("We applied the tagger to the full Brown corpus of newswire text.") == FactType.method_description
+    assert classify("We then described the results of the tagger in Section 5 in more detail.") is None  # it points ahead
+    assert classify("Johnson compared two algorithms and found that the Gibbs sampler was extremely slow to converge and "
+                    "produced a worse solution.") == FactType.finding
+
+
 def test_types_from_cues():
     assert classify("We prove that the algorithm converges in polynomial time under mild conditions.") == FactType.theoretical_result
     # a theoretical word used of a procedure or of a measured ceiling
