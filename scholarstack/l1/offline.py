@@ -146,7 +146,10 @@ NOTING_FRAME = re.compile(
     r"it\s+(?:should|must|can|could|may)\s+(?:also\s+)?be\s+(?:noted|seen|observed|shown)|"
     r"it\s+is\s+(?:also\s+)?(?:clear|evident|obvious|apparent|easy\s+to\s+(?:see|show)|"
     r"(?:important|worth|interesting|instructive)\s+(?:to\s+)?not(?:e|ing))|"
-    r"it\s+(?:turns|turned)\s+out|it\s+follows|it\s+was\s+(?:found|observed))\s+that\s+", re.I)
+    r"it\s+(?:turns|turned)\s+out|it\s+follows|it\s+was\s+(?:found|observed)|"
+    # the imperative: "Note that X", "Recall from Section 3 that X", "Observe also that X"
+    r"(?:note|notice|observe|recall|remember)(?:\s+(?:also|again|here|first|further|now))?(?:\s+from\s+[^,;]{1,40}?)?)\s+that\s+",
+    re.I)
 
 
 # What the PDF reader put before a sentence: a footnote mark or page number ("5 Note that …", "2In a
