@@ -59,7 +59,8 @@ TYPE_CUES: list[tuple[FactType, re.Pattern]] = [
         r"build|model|formulate|compute|estimate|represent)(?:d|ed|led)?|we (?:also |then |first )?(?:have |had )?built|"
         r"our (?:approach|method|model|system|"
         r"algorithm|framework|parser|tagger)|(?:is|are) based on|consists? of|is trained|is computed|"
-        r"is defined|is estimated|algorithm|encod\w*)\b", re.I)),  # a gene "encodes" (a finding); features "encode"
+        r"is defined|is estimated|(?:is|are|was|were) (?:applied|used|employed|adopted|implemented)|algorithm|encod\w*)\b",
+        re.I)),  # a gene "encodes" (a finding); features "encode"
 ]
 HEDGE_RE = re.compile(r"\b(may|might|could|possibly|perhaps|suggests?)\b", re.I)
 NUMBER_RE = re.compile(r"(?<![\w.,(§])(\d+(?:\.\d+)?)(?![,\d]|\.\d)\s*(%|percent|points?|pp|ms|s\b|seconds|hours|words|sentences|tokens|documents|k\b|M\b|x\b|times)?")
@@ -259,11 +260,15 @@ def _capitalised(text: str) -> str:
 POINTER = re.compile(
     r"^(?:(?:(?:in|as (?:shown|seen) in)\s+)?(?:the\s+)?(?:sections?|sect\.|tables?|figures?|fig\.|appendix)\s*[\dA-Z](?:[\d.]*\d)?|"
     # a roadmap: "In this section we describe …", "This section compares …", "In the next section, we present …"
-    r"(?:in\s+)?(?:this|the\s+(?:next|following|previous|last|remaining))\s+(?:sub)?(?:sections?|chapters?|parts?))\s*,?\s+"
+    r"(?:in\s+)?(?:this|the\s+(?:next|following|previous|last|remaining))\s+(?:sub)?(?:sections?|chapters?|parts?)|"
+    r"(?:in\s+)?the\s+rest\s+of\s+(?:the|this)\s+(?:paper|article|section|chapter))\s*,?\s+"
     r"(?:we\s+)?(?:(?:will|first|now|then|briefly|also)\s+)?(?:describes?|presents?|discuss(?:es)?|gives?|shows?|lists?|summari[sz]es?|"
     r"contains?|reports?|introduces?|outlines?|provides?|displays?|illustrates?|details?|compares?|explains?|consider|"
     r"explores?|examines?|investigates?|analy[sz]es?|evaluates?|reviews?|develops?|defines?|proposes?|focus(?:es)? on|"
-    r"turns? to|address(?:es)?|conclude[sd]?)\b", re.I)
+    r"turns? to|address(?:es)?|conclude[sd]?|"
+    # … and back: "In the previous section, we described how we populate …"
+    r"described|presented|discussed|showed|introduced|outlined|explained|reviewed|defined|gave|listed|summari[sz]ed|"
+    r"examined|considered|evaluated|compared|analy[sz]ed|investigated|explored|addressed|reported|illustrated|detailed)\b", re.I)
 # The roadmap the other way round: "We present lattice MBR experiments in Section 7.", "Next we introduce a
 # variety of features in the next sections."; "…, as I will show in Section 6." and "We define X in terms of the
 # annotations described in Section 2." say something, and stay.
@@ -273,7 +278,7 @@ POINTS_AHEAD = re.compile(
     r"summari[sz]e|list|define|provide|propose)\b[^.;:]{0,100}?\b(?<!ed\s)(?:in|see)\s+(?:the\s+)?(?:(?:next|following|last|final|remaining)\s+)?"
     r"(?:sub)?(?:sections?|sect\.|chapters?|appendix|§)\s*[\dA-Z]?[\d.]*(?:,?\s+(?:followed by|and)\s+[^.;]{0,60})?\s*\.?$", re.I)
 # ("We describe how we populate entity nodes in §4.3" still only points: how it is done is told there)
-SAYS_MORE = re.compile(r"\d(?:\.\d+)?\s*%|\b\d+\.\d+\b|\b(?:that|why|whether)\b|(?<!describe )(?<!explain )(?<!detail )\bhow\b|[:;]|\b(?:high|higher|highest|low|lower|lowest|"
+SAYS_MORE = re.compile(r"\d(?:\.\d+)?\s*%|\b\d+\.\d+\b|\b(?:that|why|whether)\b|(?<!describe )(?<!explain )(?<!detail )(?<!describes )(?<!explains )(?<!described )(?<!explained )(?<!detailed )\bhow\b|[:;]|\b(?:high|higher|highest|low|lower|lowest|"
                        r"better|best|worse|worst|significant(?:ly)?|substantial(?:ly)?|large|small|strong|consistent(?:ly)?|"
                        r"improve\w*|outperform\w*|superior|inferior)\b", re.I)
 
@@ -291,7 +296,7 @@ NOT_THEORY = re.compile(r"\buntil\s+(?:\w+\s+){0,3}?(?:convergence|converges?|co
                         r"\bconvergence\s+(?:criterion|criteria|threshold)\b|"
                         # how fast it converged, measured: "a much more rapid convergence", "converge faster than …"
                         r"\b(?:rapid|fast|faster|quick|quicker|slow|slower)\s+convergence\b|\brate of convergence\b|\breach convergence\b|"
-                        r"\bconverge[sd]?\s+(?:much\s+)?(?:faster|slower|quickly|more quickly|rapidly)\b|\b(?:slow|fast|quick)\w*\s+to\s+converge\b|\bcentral limit theorem\b|"
+                        r"\bconverge[sd]?\s+(?:much\s+)?(?:faster|slower|quickly|more quickly|rapidly)\b|\b(?:slow|fast|quick)\w*\s+to\s+converge\b|\biterations?\s+(?:\w+\s+)?to\s+converge\b|\bcentral limit theorem\b|"
                         r"\b(?:upper|lower) bound (?:on|for|of) (?:the )?(?:\w+ )?(?:performance|accuracy|score|agreement)\b|"
                         # a ceiling people measured: "human performance as an upper bound", "the upper bound (UB) is 71%"
                         r"\b(?:human|oracle|expert|inter-annotator)\b[^.;]{0,60}?\bupper bound\b|"
@@ -441,7 +446,9 @@ LEAD_PHRASE = re.compile(r"^[(\[]?(?:(?:as|unlike|like|compared to|according to|
                          r"(?:in|under|for)\s+(?:such|these|those|this|that|all|both|many|most|some)\s+\w+(?:\s+\w+)?\s+"
                          r"(?=(?:any|the|a|an|all|each|every|no|our|this|these|such|most|many|some)\s))", re.I)
 # A subordinate clause before the main one ("If the algorithm misses a boundary, it receives k penalties").
-SUBORDINATE = re.compile(r"^(?:if|when|whenever|while|whereas|although|though|because|since|unless|once|after|before)\s+", re.I)
+# A sentence adverb before a determiner ("Unfortunately none of these results …", "Typically this gold function …")
+ADVERB_LEAD = re.compile(r"^[A-Za-z]+ly\s+(?=(?:the|a|an|this|these|that|those|none|all|most|many|some|each|every|our|their|its)\b)", re.I)
+SUBORDINATE = re.compile(r"^(?:if|when|whenever|while|whereas|although|though|because|since|unless|once|after|before|as)\s+", re.I)
 # "Instances which were …", "The procedure (that) we use is …": the verb is the relative clause's.
 # … or inside it, after its noun ("The prepositions that learners used incorrectly were …", "The only condition under
 # which …"): only in a noun phrase that opens with a determiner ("Determine which …", "Ng and Lee point out that …" are none)
@@ -568,7 +575,7 @@ def find_subject(text: str, system: str) -> str:
             whole, last = ", ".join(chunks[: k + 1]), LIST_END.sub("", chunk)
             listed = k >= 2 and len(whole.split()) <= 10 and not NOUNLESS.match(last.split()[0])
             chunk = whole if listed else last
-        phrase = DETERMINERS.sub("", DETERMINERS.sub("", PREPOSITION_LEAD.sub("", chunk)))
+        phrase = DETERMINERS.sub("", DETERMINERS.sub("", PREPOSITION_LEAD.sub("", ADVERB_LEAD.sub("", chunk))))
         words = TRAILING_ADVERB.sub("", phrase).split()  # the adverb follows a word: a lone word stays
         if words and not all(NOUNLESS.match(w) for w in words) and len(words) <= 10 and not re.search(r"[()]", chunk):
             # "the expected count of (x, y)"; with no verb found, the head ran to the sentence's end: not its full stop
@@ -705,6 +712,11 @@ GLUED = re.compile(r"(?<=[a-z0-9)]{2})\.(?=[A-Z][a-z])")  # "our approach.In the
 CLAUSE_BREAK = re.compile(r";\s+(?:however,?\s+|but\s+|whereas\s+)?|,\s+(?:but|whereas)\s+")
 
 
+# Four bare numbers in a row: a table's row the PDF reader ran into the text ("… Viterbi total 604 388 233 1235 It can be
+# seen from these figures that …"); the words after it are a sentence of their own
+TABLE_RUN = re.compile(r"(?:\s+\d[\d.,]*%?){4,}\s+(?=[A-Z])")
+
+
 def _split_outside_brackets(pattern: re.Pattern, text: str) -> list[str]:
     """`pattern.split(text)`, but not at a match inside brackets: "(van Halteren et al., 1998; Volk and
     Schneider, 1998)" is one citation, not two clauses."""
@@ -722,7 +734,8 @@ def claims(statement: str) -> list[str]:
     PDF reader; clauses joined by "; but", ", whereas"), each a sentence of its own. Lists (a colon
     before the break) and parts too short to stand alone stay joined."""
     out: list[str] = []
-    for part in (p.strip() for p in _split_outside_brackets(GLUED, statement)):
+    parts = [q for p in _split_outside_brackets(GLUED, statement) for q in TABLE_RUN.split(p)]
+    for part in (p.strip() for p in parts):
         pieces = [x.strip() for x in _split_outside_brackets(CLAUSE_BREAK, part)] if ":" not in part else [part]
         # a clause that shares the first one's subject ("…, but has significant advantages over these taggers") stays with it
         if (len(pieces) == 1 or not all(len(x.split()) >= 5 and VERB_RE.search(x) for x in pieces)

@@ -18,6 +18,25 @@ def test_a_method_told_in_the_past_tense_is_a_method_and_a_slow_convergence_no_t
                     "produced a worse solution.") == FactType.finding
 
 
+def test_a_roadmap_back_is_no_fact_and_a_method_used_in_the_passive_is_a_method():
+    assert classify("In the previous section, we described how we populate the backbone of the literature graph.") is None
+    assert classify("The rest of the paper describes how this method is used to resolve anaphora references.") is None
+    assert classify("TER is used as loss function in the MBR computation of the system.") == FactType.method_description
+    assert classify("We ran each setting for 1,000 iterations, as some estimators require many iterations to "
+                    "converge.") != FactType.theoretical_result
+
+
+def test_a_table_row_run_into_a_sentence_splits_it_and_a_lead_clause_or_adverb_is_no_subject():
+    from scholarstack.l1.offline import claims
+
+    glued = ("The time breakdown for this was as follows: Tagging: average pseconds per token tokenizer lexicon Viterbi total "
+             "604 388 233 1235 It can be seen from these figures that training on a new corpus may be accomplished in minutes.")
+    assert claims(glued)[1] == "It can be seen from these figures that training on a new corpus may be accomplished in minutes."
+    assert find_subject("As the resources required are simply a lexicon and a sample of ordinary text, taggers can be built "
+                        "with minimal effort.", "TnT") == "taggers"
+    assert find_subject("Unfortunately none of these results can be directly compared to the others.", "TnT") == "results"
+
+
 def test_types_from_cues():
     assert classify("We prove that the algorithm converges in polynomial time under mild conditions.") == FactType.theoretical_result
     # a theoretical word used of a procedure or of a measured ceiling
