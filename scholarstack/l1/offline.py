@@ -59,7 +59,7 @@ TYPE_CUES: list[tuple[FactType, re.Pattern]] = [
         r"build|model|formulate|compute|estimate|represent)(?:d|ed|led)?|we (?:also |then |first )?(?:have |had )?built|"
         r"our (?:approach|method|model|system|"
         r"algorithm|framework|parser|tagger)|(?:is|are) based on|consists? of|is trained|is computed|"
-        r"is defined|is estimated|(?:is|are|was|were) (?:applied|used|employed|adopted|implemented)|algorithm|encod\w*)\b",
+        r"is defined|is estimated|(?:is|are|was|were|can be|could be|will be|may be) (?:also )?(?:applied|used|employed|adopted|implemented)|algorithm|encod\w*)\b",
         re.I)),  # a gene "encodes" (a finding); features "encode"
 ]
 HEDGE_RE = re.compile(r"\b(may|might|could|possibly|perhaps|suggests?)\b", re.I)
@@ -320,7 +320,9 @@ PROCEDURE = re.compile(r"\bwe\s+(?:also\s+|then\s+|first\s+|simply\s+|have\s+|ha
                        r"trained|take|took|taken|test|tested|compute|computed|collect|collected|examine|examined|evaluate|"
                        r"evaluated|perform|performed|employ|employed|adopt|adopted|built|build|implement|implemented|extract|"
                        r"extracted|select|selected|set|define|defined|consider|considered|follow|followed|treat|treated|"
-                       r"compare|compared|conduct|conducted|create|created|choose|chose|randomly)\b", re.I)
+                       r"compare|compared|conduct|conducted|create|created|choose|chose|randomly|learn|learned|learnt|induce|"
+                       r"induced|model|modeled|modelled|represent|represented|encode|encoded|generate|generated|combine|combined|"
+                       r"annotate|annotated|design|designed|develop|developed)\b(?!\s+that\b)", re.I)  # "we identified …" stays a finding
 OUTCOME = re.compile(r"\d(?:\.\d+)?\s*%|\b\d+\.\d+\b|\b(?:better|worse|higher|lower|outperform\w*|improv\w*|significant\w*|best|"
                      r"increase[sd]?|decrease[sd]?|reduc\w+|found|find|show\w*|observe[ds]?|good|poor|effective|accurate)\b", re.I)
 

@@ -22,6 +22,9 @@ def test_a_roadmap_back_is_no_fact_and_a_method_used_in_the_passive_is_a_method(
     assert classify("In the previous section, we described how we populate the backbone of the literature graph.") is None
     assert classify("The rest of the paper describes how this method is used to resolve anaphora references.") is None
     assert classify("TER is used as loss function in the MBR computation of the system.") == FactType.method_description
+    # what the authors did with a verb a finding cue also matches ("inducing"), unless they report an outcome
+    assert classify("We learn this function by inducing a probabilistic CCG grammar from a training set.") == FactType.method_description
+    assert classify("TNF induces apoptosis in these cells through caspase-8 activation.") == FactType.finding
     assert classify("We ran each setting for 1,000 iterations, as some estimators require many iterations to "
                     "converge.") != FactType.theoretical_result
 
