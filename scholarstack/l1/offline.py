@@ -778,7 +778,11 @@ def _folded(sm: SourceMap, fact: Fact, s, statement: str | None) -> Fact:
 # What speaks of the sentence before and needs it to stand alone: a demonstrative alone before its verb
 # ("This means …", "That also holds …"), "They" ("They report 96.7% …"), "These results …", and "It"
 # before a verb of its own ("It rearranges the edges …"; not "It is possible …", "It seems …").
-POINTS_BACK = re.compile(r"^(?:(?:this|that)\s+(?:is|was|has|had|can|could|may|might|will|would|should|must|does|did|also|"
+POINTS_BACK = re.compile(r"^(?:the\s+(?:former|latter)\b|"
+                         # an ordinal standing for what the sentence before listed ("The second is that …", "The first two were …")
+                         r"the\s+(?:first|second|third|last|other)(?:\s+(?:one|two|three))?\s+(?:is|are|was|were|has|have|had|can|"
+                         r"could|may|might|will|would|does|did|uses|makes|requires|consists|involves|relies|takes|contains)\b|"
+                         r"(?:this|that)\s+(?:is|was|has|had|can|could|may|might|will|would|should|must|does|did|also|"
                          r"not|still|often|only|then|[a-z]+ly|[a-z]+s(?<!ss)(?<!us)(?<!is))\b|they\s|"
                          r"these\s+(?:[a-z]+\s+)?(?:results|findings|numbers|figures|experiments|observations|scores|"
                          r"improvements|differences|errors|gains|values|trends|statistics|problems|effects)\b|"

@@ -29,6 +29,18 @@ def test_a_roadmap_back_is_no_fact_and_a_method_used_in_the_passive_is_a_method(
                     "converge.") != FactType.theoretical_result
 
 
+def test_an_ordinal_or_the_former_that_stands_for_what_the_sentence_before_listed_is_folded_into_its_fact():
+    sm = SourceMap(paper_key="P", title="A Tagger", sentences=[
+        Sentence(sid=0, text="A Tagger", section="title"),
+        Sentence(sid=1, text="Two types of training have been used with this model on the corpus.", section="2 Model"),
+        Sentence(sid=2, text="The first makes use of a tagged training corpus.", section="2 Model"),
+        Sentence(sid=3, text="The first tagger achieves 96.1% accuracy on the Brown corpus.", section="3 Results")])
+    facts = extract_facts(sm)
+    folded = next(f for f in facts if "P:2" in f.evidence)
+    assert folded.evidence == ["P:1", "P:2"] and folded.statement.endswith("The first makes use of a tagged training corpus.")
+    assert any(f.evidence == ["P:3"] for f in facts)  # "The first tagger" names its own subject
+
+
 def test_a_table_row_run_into_a_sentence_splits_it_and_a_lead_clause_or_adverb_is_no_subject():
     from scholarstack.l1.offline import claims
 
