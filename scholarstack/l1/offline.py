@@ -868,6 +868,11 @@ def extract_facts(sm: SourceMap, run_id: str | None = None) -> list[Fact]:
             continue  # otherwise a fragment (a sentence cut by the PDF reader), not a statement that stands alone
         in_abstract = s.sid in abstract
         ftype = classify(s.text, in_abstract, any_verb=short_abstract)
+        if (ftype is None and j is not None and POINTS_BACK.match(statement) and not QUESTION.match(statement)
+                and classify(s.text, True, any_verb=True) is not None):
+            facts[j] = _folded(sm, facts[j], s, statement)  # "The latter relies on …": more of the fact before, no cue of its own
+            only_fact[s.sid] = j
+            continue
         if ftype is None or QUESTION.match(statement):
             if ftype is None:
                 no_finding.add(s.sid)

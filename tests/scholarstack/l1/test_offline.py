@@ -39,6 +39,15 @@ def test_an_ordinal_or_the_former_that_stands_for_what_the_sentence_before_liste
     folded = next(f for f in facts if "P:2" in f.evidence)
     assert folded.evidence == ["P:1", "P:2"] and folded.statement.endswith("The first makes use of a tagged training corpus.")
     assert any(f.evidence == ["P:3"] for f in facts)  # "The first tagger" names its own subject
+    # a sentence that points back with no type cue of its own still belongs to the fact before; a question does not
+    sm = SourceMap(paper_key="Q", title="A Tagger", sentences=[
+        Sentence(sid=0, text="A Tagger", section="title"),
+        Sentence(sid=1, text="Trigram probabilities from a corpus usually cannot be used directly because of sparse data.",
+                 section="2 Model"),
+        Sentence(sid=2, text="This means that there are not enough instances for each trigram to estimate it.", section="2 Model"),
+        Sentence(sid=3, text="Is this the case for every language in the sample?", section="2 Model")])
+    (fact,) = extract_facts(sm)
+    assert fact.evidence == ["Q:1", "Q:2"] and fact.statement.endswith("to estimate it.")
 
 
 def test_a_table_row_run_into_a_sentence_splits_it_and_a_lead_clause_or_adverb_is_no_subject():
