@@ -59,8 +59,8 @@ TYPE_CUES: list[tuple[FactType, re.Pattern]] = [
         r"build|model|formulate|compute|estimate|represent)(?:d|ed|led)?|we (?:also |then |first )?(?:have |had )?built|"
         r"our (?:approach|method|model|system|"
         r"algorithm|framework|parser|tagger)|(?:is|are) based on|consists? of|is trained|is computed|"
-        r"is defined|is estimated|(?:is|are|was|were|can be|could be|will be|may be) (?:also )?(?:applied|used|employed|adopted|implemented)|algorithm|encod\w*)\b",
-        re.I)),  # a gene "encodes" (a finding); features "encode"
+        r"is defined|is estimated|(?:is|are|was|were|can be|could be|will be|may be) (?:also )?"
+        r"(?:applied|used|employed|adopted|implemented)|algorithm|encod\w*)\b", re.I)),  # a gene "encodes" (a finding); features "encode"
 ]
 HEDGE_RE = re.compile(r"\b(may|might|could|possibly|perhaps|suggests?)\b", re.I)
 NUMBER_RE = re.compile(r"(?<![\w.,(§])(\d+(?:\.\d+)?)(?![,\d]|\.\d)\s*(%|percent|points?|pp|ms|s\b|seconds|hours|words|sentences|tokens|documents|k\b|M\b|x\b|times)?")
@@ -278,7 +278,9 @@ POINTS_AHEAD = re.compile(
     r"summari[sz]e|list|define|provide|propose)\b[^.;:]{0,100}?\b(?<!ed\s)(?:in|see)\s+(?:the\s+)?(?:(?:next|following|last|final|remaining)\s+)?"
     r"(?:sub)?(?:sections?|sect\.|chapters?|appendix|§)\s*[\dA-Z]?[\d.]*(?:,?\s+(?:followed by|and)\s+[^.;]{0,60})?\s*\.?$", re.I)
 # ("We describe how we populate entity nodes in §4.3" still only points: how it is done is told there)
-SAYS_MORE = re.compile(r"\d(?:\.\d+)?\s*%|\b\d+\.\d+\b|\b(?:that|why|whether)\b|(?<!describe )(?<!explain )(?<!detail )(?<!describes )(?<!explains )(?<!described )(?<!explained )(?<!detailed )\bhow\b|[:;]|\b(?:high|higher|highest|low|lower|lowest|"
+SAYS_MORE = re.compile(r"\d(?:\.\d+)?\s*%|\b\d+\.\d+\b|\b(?:that|why|whether)\b|"
+                       r"(?<!describe )(?<!explain )(?<!detail )(?<!describes )(?<!explains )(?<!described )(?<!explained )(?<!detailed )"
+                       r"\bhow\b|[:;]|\b(?:high|higher|highest|low|lower|lowest|"
                        r"better|best|worse|worst|significant(?:ly)?|substantial(?:ly)?|large|small|strong|consistent(?:ly)?|"
                        r"improve\w*|outperform\w*|superior|inferior)\b", re.I)
 
@@ -296,7 +298,8 @@ NOT_THEORY = re.compile(r"\buntil\s+(?:\w+\s+){0,3}?(?:convergence|converges?|co
                         r"\bconvergence\s+(?:criterion|criteria|threshold)\b|"
                         # how fast it converged, measured: "a much more rapid convergence", "converge faster than …"
                         r"\b(?:rapid|fast|faster|quick|quicker|slow|slower)\s+convergence\b|\brate of convergence\b|\breach convergence\b|"
-                        r"\bconverge[sd]?\s+(?:much\s+)?(?:faster|slower|quickly|more quickly|rapidly)\b|\b(?:slow|fast|quick)\w*\s+to\s+converge\b|\biterations?\s+(?:\w+\s+)?to\s+converge\b|\bcentral limit theorem\b|"
+                        r"\bconverge[sd]?\s+(?:much\s+)?(?:faster|slower|quickly|more quickly|rapidly)\b|\b(?:slow|fast|quick)\w*\s+to\s+converge\b|"
+                        r"\biterations?\s+(?:\w+\s+)?to\s+converge\b|\bcentral limit theorem\b|"
                         r"\b(?:upper|lower) bound (?:on|for|of) (?:the )?(?:\w+ )?(?:performance|accuracy|score|agreement)\b|"
                         # a ceiling people measured: "human performance as an upper bound", "the upper bound (UB) is 71%"
                         r"\b(?:human|oracle|expert|inter-annotator)\b[^.;]{0,60}?\bupper bound\b|"
@@ -447,17 +450,17 @@ LEAD_PHRASE = re.compile(r"^[(\[]?(?:(?:as|unlike|like|compared to|according to|
                          r"in order to\b[^;]{0,150}?,\s+|"
                          r"(?:in|under|for)\s+(?:such|these|those|this|that|all|both|many|most|some)\s+\w+(?:\s+\w+)?\s+"
                          r"(?=(?:any|the|a|an|all|each|every|no|our|this|these|such|most|many|some)\s))", re.I)
-# A subordinate clause before the main one ("If the algorithm misses a boundary, it receives k penalties").
 # A sentence adverb before a determiner ("Unfortunately none of these results …", "Typically this gold function …")
 ADVERB_LEAD = re.compile(r"^[A-Za-z]+ly\s+(?=(?:the|a|an|this|these|that|those|none|all|most|many|some|each|every|our|their|its)\b)", re.I)
+# A subordinate clause before the main one ("If the algorithm misses a boundary, it receives k penalties").
 SUBORDINATE = re.compile(r"^(?:if|when|whenever|while|whereas|although|though|because|since|unless|once|after|before|as)\s+", re.I)
 # "Instances which were …", "The procedure (that) we use is …": the verb is the relative clause's.
-# … or inside it, after its noun ("The prepositions that learners used incorrectly were …", "The only condition under
-# which …"): only in a noun phrase that opens with a determiner ("Determine which …", "Ng and Lee point out that …" are none)
+RELATIVE_END = re.compile(r"\s+(?:(?:that|which|who|whose|whom)|(?:that\s+|which\s+)?(?:we|they))\s*$", re.I)
+# … or a relative clause inside the subject, after its noun ("The prepositions that learners used incorrectly were …", "The
+# only condition under which …"): only in a noun phrase that opens with a determiner ("Determine which …" is none)
 RELATIVE_IN = re.compile(r"^((?:the|a|an|this|these|those|another|each|every|any|some|many|most|our|their|its|his|her|such|no)\s"
                          r"[^,;()]*?\w)(?:\s+(?:in|on|at|to|under|for|from|with|by|of|through))?\s+(?:that|which|who|whom|whose)\s+(?=\S)",
                          re.I)
-RELATIVE_END = re.compile(r"\s+(?:(?:that|which|who|whose|whom)|(?:that\s+|which\s+)?(?:we|they))\s*$", re.I)
 
 
 # A participle phrase before the main clause ("Starting from each finite verb, the algorithm …", "Having
