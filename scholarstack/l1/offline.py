@@ -262,13 +262,12 @@ POINTER = re.compile(
     # a roadmap: "In this section we describe …", "This section compares …", "In the next section, we present …"
     r"(?:in\s+)?(?:this|the\s+(?:next|following|previous|last|remaining))\s+(?:sub)?(?:sections?|chapters?|parts?)|"
     r"(?:in\s+)?the\s+rest\s+of\s+(?:the|this)\s+(?:paper|article|section|chapter))\s*,?\s+"
-    r"(?:we\s+)?(?:(?:will|first|now|then|briefly|also)\s+)?(?:describes?|presents?|discuss(?:es)?|gives?|shows?|lists?|summari[sz]es?|"
-    r"contains?|reports?|introduces?|outlines?|provides?|displays?|illustrates?|details?|compares?|explains?|consider|"
-    r"explores?|examines?|investigates?|analy[sz]es?|evaluates?|reviews?|develops?|defines?|proposes?|focus(?:es)? on|"
-    r"turns? to|address(?:es)?|conclude[sd]?|"
-    # … and back: "In the previous section, we described how we populate …"
-    r"described|presented|discussed|showed|introduced|outlined|explained|reviewed|defined|gave|listed|summari[sz]ed|"
-    r"examined|considered|evaluated|compared|analy[sz]ed|investigated|explored|addressed|reported|illustrated|detailed)\b", re.I)
+    # ahead or back ("In the previous section, we described how we populate …")
+    r"(?:we\s+)?(?:(?:will|first|now|then|briefly|also)\s+)?(?:describe[sd]?|present(?:s|ed)?|discuss(?:es|ed)?|gives?|gave|"
+    r"show(?:s|ed)?|list(?:s|ed)?|summari[sz]e[sd]?|contains?|report(?:s|ed)?|introduce[sd]?|outline[sd]?|provides?|displays?|"
+    r"illustrate[sd]?|detail(?:s|ed)?|compare[sd]?|explain(?:s|ed)?|consider(?:ed)?|explore[sd]?|examine[sd]?|investigate[sd]?|"
+    r"analy[sz]e[sd]?|evaluate[sd]?|review(?:s|ed)?|develops?|define[sd]?|proposes?|focus(?:es)? on|turns? to|"
+    r"address(?:es|ed)?|conclude[sd]?)\b", re.I)
 # The roadmap the other way round: "We present lattice MBR experiments in Section 7.", "Next we introduce a
 # variety of features in the next sections."; "…, as I will show in Section 6." and "We define X in terms of the
 # annotations described in Section 2." say something, and stay.
@@ -389,8 +388,11 @@ def classify(text: str, in_abstract: bool = False, any_verb: bool = False) -> Fa
     described = False  # a limitation word that states no limitation: the sentence is kept as a description
     incidental_data = False  # a data word in passing: a method cue after it decides, else it stays a data description
     for ftype, pattern in TYPE_CUES:
-        if ftype == FactType.dataset_description and pattern.search(text) and not _about_data(text):
-            incidental_data = True
+        if ftype == FactType.dataset_description:  # the cue searched once: what the data word names decides
+            if pattern.search(text):
+                if _about_data(text):
+                    return ftype
+                incidental_data = True
             continue
         if ftype == FactType.theoretical_result and not pattern.search(NOT_THEORY.sub(" ", text)):
             continue
