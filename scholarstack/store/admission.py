@@ -44,9 +44,12 @@ class RecheckContext:
         for oid in missing:
             self.cited[oid] = found.get(oid)
 
-    def preload_cited(self) -> None:
-        """What the loaded objects cite in turn (an assignment's entity and supporting facts)."""
-        self.preload(c for o in list(self.cited.values()) if o is not None for c, role in o.cited_ids() if role != "source")
+    def preload_cited(self, objs: Iterable[ResearchObject]) -> None:
+        """What a synthesis's cited objects cite in turn (an assignment's entity and supporting facts,
+        which `verify_account` reads). Other verifiers read only what their object cites: loading what
+        a relation's entities cite would read every fact that mentions them."""
+        first = {c for o in objs if isinstance(o, Synthesis) for c, role in o.cited_ids() if role != "source"}
+        self.preload(c for i in sorted(first) if (o := self.cited.get(i)) is not None for c, role in o.cited_ids() if role != "source")
 
     def object(self, obj_id: str) -> ResearchObject | None:
         if obj_id not in self.cited:
@@ -78,7 +81,7 @@ class Admission:
         self.texts = store.current_sentences({loc for _, o in models for loc in o.locators()})
         self.ctx = RecheckContext(store, self.texts)
         self.ctx.preload(c for c, r in self.cited_rows.items() if r["kind"] != "paper")
-        self.ctx.preload_cited()
+        self.ctx.preload_cited(o for _, o in models)
         self.state: dict[str, dict[str, Any]] = {}  # id → row state as the batch proceeds
         self.writes: dict[str, tuple] = {}  # id → (obj, version, status, evidence snapshot, content hash, evidence hash)
         self.clears: dict[str, ResearchObject] = {}  # reused objects whose lifecycle/verification changes

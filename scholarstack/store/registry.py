@@ -356,7 +356,7 @@ def recheck(store: Store, verifier: Verifier | None = None, ids: Iterable[str] |
             texts = store.current_sentences({loc for o in objs for loc in o.locators()})
             ctx = RecheckContext(store, texts)
             ctx.preload(c for c, r in cited_rows.items() if r["kind"] != "paper")
-            ctx.preload_cited()
+            ctx.preload_cited(objs)
             updates = []
             for row, obj in zip(rows, objs):
                 missing = [c for c, _ in obj.cited_ids() if c not in cited_rows or cited_rows[c]["lifecycle"] == Lifecycle.withdrawn]

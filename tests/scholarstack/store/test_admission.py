@@ -6,7 +6,7 @@ from __future__ import annotations
 from scholarstack.models import Fact, Provenance, Sentence, SourceMap
 from scholarstack.store import register, register_many
 
-from .test_registry import SENTENCES, paper
+from .test_registry import SENTENCES, graph, paper  # noqa: F401  (graph: a fixture)
 
 
 def fact(statement: str, producer: str = "extractor", paper_key: str = "P1") -> Fact:
@@ -31,3 +31,20 @@ def test_changed_statement_is_a_variant_unless_its_producer_reextracted_changed_
     register(store, paper(texts=["TnT achieves 96.9% accuracy on the Penn Treebank.", *SENTENCES[1:]]))  # the sentence changed
     again = register(store, fact("TnT achieves 96.9% accuracy on the Penn Treebank."))
     assert again.id == first.id and again.status == "revised" and again.version == 2
+
+
+def test_only_a_synthesis_loads_what_its_cited_objects_cite(store, graph):
+    """A relation's verifier reads its entities and anchoring facts; a synthesis's reads an assignment's
+    entity and supporting facts too. Loading what a relation's entities cite would read every fact
+    that mentions them."""
+    from scholarstack.store.admission import RecheckContext
+
+    g = graph
+    rel = RecheckContext(store, {})
+    rel.preload(c for c, _ in g["rel"].cited_ids())
+    rel.preload_cited([g["rel"]])
+    assert set(rel.cited) == {g["tnt"].id, g["ptb"].id, g["f1"].id}
+    syn = RecheckContext(store, {})
+    syn.preload(c for c, role in g["syn"].cited_ids() if role != "source")
+    syn.preload_cited([g["syn"]])
+    assert {g["tnt"].id, g["f2"].id} <= set(syn.cited)  # the assignment's entity and supporting fact
