@@ -33,7 +33,7 @@ def test_changed_statement_is_a_variant_unless_its_producer_reextracted_changed_
     assert again.id == first.id and again.status == "revised" and again.version == 2
 
 
-def test_only_a_synthesis_loads_what_its_cited_objects_cite(store, graph):
+def test_only_a_synthesis_loads_what_its_cited_objects_cite(store, graph):  # noqa: F811  (the imported fixture)
     """A relation's verifier reads its entities and anchoring facts; a synthesis's reads an assignment's
     entity and supporting facts too. Loading what a relation's entities cite would read every fact
     that mentions them."""
