@@ -792,7 +792,14 @@ POINTS_BACK = re.compile(r"^(?:the\s+(?:former|latter)\b|"
                          r"these\s+(?:[a-z]+\s+)?(?:results|findings|numbers|figures|experiments|observations|scores|"
                          r"improvements|differences|errors|gains|values|trends|statistics|problems|effects)\b|"
                          r"it\s+(?!(?:is|was|seems|appears|remains|follows|turns|has been|would|may|might|can|could|should|"
-                         r"must|will|becomes|makes sense|takes|took)\b)(?:also\s+|\w+ly\s+)?[a-z]+(?:s|ed)\b)", re.I)
+                         r"must|will|becomes|makes sense|takes|took)\b)(?:also\s+|\w+ly\s+)?[a-z]+(?:s|ed)\b|"
+                         # a demonstrative noun phrase ("This choice yields …", "These models are suitable …", "Such
+                         # techniques can …"): not the paper itself ("This paper describes …") nor a time ("This time …")
+                         r"(?:this|these|those|such)\s+(?!(?:paper|article|work|study|section|chapter|thesis|report|book|"
+                         r"volume|time|way|year|days?|point|stage)\b)(?:an?\s+)?[a-z][a-z\-]*\b|"
+                         # a part of what the sentence before listed ("Both of these corpora …", "None of them …")
+                         r"(?:one|some|each|both|all|many|most|none|neither|either|several|two|three|four|few|half)\s+of\s+"
+                         r"(?:these|those|them)\b)", re.I)
 # A sentence the reader cut before its end: at an abbreviation's point ("Rooth et al." | "(1999) and …"),
 # a quote lost to "?" ("a ?clustering solution?" | "instead of …"), or with no full stop at all.
 CUT_OFF = re.compile(r"(?:\b(?:et al|e\.g|i\.e|cf|vs|Fig|Eq|Sec|resp)\.|[^.!?\"”'\s]|[^.!?\s][\"”']|\?)\s*$")
@@ -801,6 +808,9 @@ QUESTION = re.compile(r"^(?:(?:so|and|but|then|now|yet|thus|hence),?\s+)?(?:[^,?
                       r"(?:what|how|why|which|who|when|where|whether|does|do|did|is|are|was|were|can|could|should|would|will|"
                       r"has|have)\b[^?]*\?$", re.I)
 FOLD_MAX = 3  # sentences one fact may fold together
+DESCRIPTIONS = (FactType.method_description, FactType.dataset_description)
+MEASURED = re.compile(r"\d(?:\.\d+)?\s*%|\b(?:better|worse|outperform\w*|improve[sd]?|higher|lower|significant(?:ly)?|"
+                      r"reduce[sd]?|increase[sd]?|achieve[sd]?)\b", re.I)
 DEMONSTRATIVE = re.compile(r"^(?:this|these|that|those)\s", re.I)
 # An aside between the noun and its verb: "This assignment, however, is …", "these methods, although polynomial, are …"
 ASIDE = re.compile(r",\s*(?:however|therefore|thus|though|in turn|of course|too|then|for example|for instance|e\.g\.|"
@@ -892,6 +902,9 @@ def extract_facts(sm: SourceMap, run_id: str | None = None) -> list[Fact]:
             facts.append(_fact(sm, before, head, ftype, whole, system, prov))
         if j is not None and points_back:
             facts[j] = _folded(sm, facts[j], s, statement)  # it speaks of the sentence before: one fact of both
+            if ftype == FactType.finding and facts[j].type in DESCRIPTIONS and MEASURED.search(statement):
+                # "We use X. This model reaches 96% …": a described method with its measured result is a finding
+                facts[j] = facts[j].model_copy(update={"type": FactType.finding})
             only_fact[s.sid] = j
             continue
         whole = _subject(statement, spans_of.get(s.sid, []), previous_subject, system)

@@ -682,8 +682,9 @@ def test_a_sentence_that_says_something_of_the_one_before_is_folded_into_its_fac
     assert folded.statement == ("Web counts correlate with BNC counts at 0.85 for adjective-noun bigrams. "
                                 "This indicates that Web counts approximate BNC counts.")
     assert folded.verification.value == "passed" and [q.value for q in folded.quantities] == [0.85]
-    # across a section boundary there is no sentence of its own before it; a demonstrative noun is a fact of its own
-    assert ("P:3",) in facts and ("P:4",) in facts
+    # across a section boundary there is no sentence of its own before it; a demonstrative noun phrase speaks of
+    # the sentence before ("This approach" is the one it told of)
+    assert facts[("P:3", "P:4")].statement.endswith("by 2%. This approach improves accuracy on news text by 3%.")
     assert facts[("P:5", "P:6")].statement == ("The tagger improves accuracy over the baseline of Rooth et al. "
                                                "(1999) by 2% on news text.")
     assert [q.value for q in facts[("P:5", "P:6")].quantities] == [2.0]
@@ -693,7 +694,25 @@ def test_a_sentence_that_says_something_of_the_one_before_is_folded_into_its_fac
     assert ("P:14",) in facts
     both = facts[("P:15", "P:16")]
     assert both.statement == "Brown and Lee tag learner text with a large lexicon. They report 80% precision on news text."
-    assert both.verification.value == "passed" and [q.value for q in both.quantities] == [80.0] and len(facts) == 9
+    assert both.verification.value == "passed" and [q.value for q in both.quantities] == [80.0] and len(facts) == 8
+
+
+def test_a_demonstrative_noun_phrase_or_a_part_of_what_was_listed_is_folded_and_a_measured_result_makes_a_finding():
+    sm = SourceMap(paper_key="P", title="A Tagger", sentences=[
+        Sentence(sid=0, text="A Tagger", section="title"),
+        Sentence(sid=1, text="We convert the parse trees of the Penn Treebank into dependency graphs.", section="3 Method"),
+        Sentence(sid=2, text="This step identifies the constructions that require special treatment.", section="3 Method"),
+        Sentence(sid=3, text="We trained two taggers on the Brown corpus and on the Penn Treebank.", section="4 Results"),
+        Sentence(sid=4, text="Both of these taggers reach 96.5% accuracy on news text.", section="4 Results"),
+        Sentence(sid=5, text="We use a lexicon of 40,000 words from the Penn Treebank.", section="5 Discussion"),
+        Sentence(sid=6, text="This paper describes a tagger that improves accuracy on news text by 2%.", section="5 Discussion")])
+    facts = {tuple(f.evidence): f for f in extract_facts(sm)}
+    step = facts[("P:1", "P:2")]  # "This step" needs the sentence that says which step
+    assert step.statement.endswith("dependency graphs. This step identifies the constructions that require special treatment.")
+    assert step.type in (FactType.method_description, FactType.dataset_description)  # no result in it: still a description
+    both = facts[("P:3", "P:4")]  # the method told, then its measured result: a finding
+    assert both.type == FactType.finding and [q.value for q in both.quantities] == [96.5]
+    assert ("P:6",) in facts  # "This paper" is the paper itself, not the sentence before
 
 
 def test_a_question_after_a_conjunction_or_a_lead_phrase_is_still_a_question():
