@@ -50,18 +50,25 @@ TYPE_CUES: list[tuple[FactType, re.Pattern]] = [
         # outcomes as the life sciences state them (SciFact's rationales): what regulates, requires, induces what
         r"regulat\w*|requir\w*|induc\w*|inhibit\w*|activat\w*|promot\w*|suppress\w*|mediat\w*|implicat\w*|"
         r"indicat\w*|reveal\w*|identif\w*|encodes|encoded by|confer\w*|predict\w*|dispensable|essential for|necessary for|"
-        r"sufficient (?:for|to)|(?:no|little|an?) effect|risks?|ratios?|differ\w*|did not|was not|were not)\b", re.I)),
+        r"sufficient (?:for|to)|(?:no|little|an?) effect|risks?|ratios?|"
+        # "different" as what is compared ("are quite different", "different from"); any "different X" is ANY_DIFFERENT
+        r"differ(?!ent\b)\w*|(?:is|are|was|were|be|been|quite|very|significantly|substantially|markedly|considerably|"
+        r"strikingly|notably|fundamentally|completely|entirely|rather|so)\s+different|different\s+(?:from|than)|"
+        r"did not|was not|were not)\b", re.I)),
     (FactType.dataset_description, re.compile(rf"\b({_DATA_WORDS}|{_DATA_BY_AUTHORS})\b", re.I)),
     # "We also use …" says what was done; "We then describe …", "We now describe …" point ahead
     (FactType.method_description, re.compile(
-        r"\b(we (?:also |further |additionally |(?:then |first )(?!describe|present|introduce|discuss))?(?:have |had )?"
+        r"\b(we (?:also |further |additionally |(?:then |first |next |now |finally |subsequently )(?!describe|present|introduce|discuss))?(?:have |had )?"
         r"(?:propose|present|introduce|describe|use|employ|apply|applied|adopt|train|develop|implement|define|extend|combine|"
-        r"build|model|formulate|compute|estimate|represent)(?:d|ed|led)?|we (?:also |then |first )?(?:have |had )?built|"
+        r"build|model|formulate|compute|estimate|represent|experiment)(?:d|ed|led)?|we (?:also |then |first )?(?:have |had )?built|"
         r"our (?:approach|method|model|system|"
         r"algorithm|framework|parser|tagger)|(?:is|are) based on|consists? of|is trained|is computed|"
         r"is defined|is estimated|(?:is|are|was|were|can be|could be|will be|may be) (?:also )?"
         r"(?:applied|used|employed|adopted|implemented)|algorithm|encod\w*)\b", re.I)),  # a gene "encodes" (a finding); features "encode"
 ]
+# Any "different X" is the weakest finding cue: it types a sentence only when no other cue does (with a method
+# cue, "We compared different models …" is a method description).
+ANY_DIFFERENT = re.compile(r"\bdifferent(?:ly)?\b", re.I)
 HEDGE_RE = re.compile(r"\b(may|might|could|possibly|perhaps|suggests?)\b", re.I)
 NUMBER_RE = re.compile(r"(?<![\w.,(§])(\d+(?:\.\d+)?)(?![,\d]|\.\d)\s*(%|percent|points?|pp|ms|s\b|seconds|hours|words|sentences|tokens|documents|k\b|M\b|x\b|times)?")
 METRICS = [
@@ -317,8 +324,11 @@ NOT_THEORY = re.compile(r"\buntil\s+(?:\w+\s+){0,3}?(?:convergence|converges?|co
 
 
 # What the authors did ("we used WordNet as …", "we train and test only on …"), which a finding's cue
-# word ("BLEU", "accuracy", "requires") does not make a finding unless an outcome is stated with it.
-PROCEDURE = re.compile(r"\bwe\s+(?:also\s+|then\s+|first\s+|simply\s+|have\s+|had\s+)?(?:use|used|ran|run|apply|applied|train|"
+# word ("BLEU", "accuracy", "requires") does not make a finding unless an outcome is stated with it; so is
+# a step told as such ("We then identify the head of …"), whatever its verb.
+PROCEDURE = re.compile(r"\bwe\s+(?:then|first|next|finally|subsequently)\s+(?!(?:found|find|show|showed|observe|observed|see|saw|"
+                       r"note|noted|notice|noticed|report|reported|demonstrate|demonstrated|conclude|concluded)\b)[a-z]+|"
+                       r"\bwe\s+(?:also\s+|then\s+|first\s+|simply\s+|have\s+|had\s+)?(?:use|used|ran|run|apply|applied|train|"
                        r"trained|take|took|taken|test|tested|compute|computed|collect|collected|examine|examined|evaluate|"
                        r"evaluated|perform|performed|employ|employed|adopt|adopted|built|build|implement|implemented|extract|"
                        r"extracted|select|selected|set|define|defined|consider|considered|follow|followed|treat|treated|"
@@ -326,7 +336,8 @@ PROCEDURE = re.compile(r"\bwe\s+(?:also\s+|then\s+|first\s+|simply\s+|have\s+|ha
                        r"induced|model|modeled|modelled|represent|represented|encode|encoded|generate|generated|combine|combined|"
                        r"annotate|annotated|design|designed|develop|developed)\b(?!\s+that\b)", re.I)  # "we identified …" stays a finding
 OUTCOME = re.compile(r"\d(?:\.\d+)?\s*%|\b\d+\.\d+\b|\b(?:better|worse|higher|lower|outperform\w*|improv\w*|significant\w*|best|"
-                     r"increase[sd]?|decrease[sd]?|reduc\w+|found|find|show\w*|observe[ds]?|good|poor|effective|accurate)\b", re.I)
+                     r"increase[sd]?|decrease[sd]?|reduc\w+|found|find|show\w*|observe[ds]?|good|poor|effective|accurate|achiev\w*|"
+                     r"comparable)\b", re.I)
 
 
 # A data word names what a sentence describes when it is the subject ("The 250-example data set is a subset of …")
@@ -366,6 +377,17 @@ def _unpointed(text: str) -> str:
     return re.sub(r"\d[\d.]*\d", lambda m: " " if points(text, m.start()) else m.group(0), text)
 
 
+def _finding_or_not(text: str) -> FactType:
+    """What a sentence with a finding's cue states: what was done with no result ("We computed BLEU-N for
+    N = 1..4"; a hedge in it, "We first identify the entities a mention may refer to", qualifies a step),
+    a hedged claim, or a finding."""
+    if PROCEDURE.search(text) and not OUTCOME.search(text):
+        return FactType.method_description
+    if HEDGE_RE.search(text) and not NUMBER_RE.search(text):
+        return FactType.hypothesis
+    return FactType.finding
+
+
 def classify(text: str, in_abstract: bool = False, any_verb: bool = False) -> FactType | None:
     """The fact type a sentence states, by cues; None when it states nothing reusable. An abstract
     is the paper's own summary of its claims: there a sentence without a cue is a finding. With
@@ -400,16 +422,13 @@ def classify(text: str, in_abstract: bool = False, any_verb: bool = False) -> Fa
             described |= pattern.search(text) is not None
             continue
         if pattern.search(text):
-            if ftype == FactType.finding:
-                if HEDGE_RE.search(text) and not NUMBER_RE.search(text):
-                    return FactType.hypothesis
-                if PROCEDURE.search(text) and not OUTCOME.search(text):
-                    return FactType.method_description  # "We computed BLEU-N for N = 1..4": what was done, no result
-            return ftype
+            return _finding_or_not(text) if ftype == FactType.finding else ftype
     if incidental_data:
         return FactType.dataset_description
     if described:
         return FactType.method_description
+    if ANY_DIFFERENT.search(text):  # "Different semantic roles tend to be realized by different categories."
+        return _finding_or_not(text)
     if not in_abstract:
         return None
     if VERB_RE.search(text) or PAST.search(text):

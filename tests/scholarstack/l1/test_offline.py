@@ -754,3 +754,19 @@ def test_a_value_stated_as_a_change_is_a_delta_not_a_level():
     assert deltas("The model is 1.8 BLEU points better than the baseline.") == [(1.8, "bleu", True)]
     assert deltas("TnT achieves 96.7% accuracy on the Penn Treebank.") == [(96.7, "accuracy", False)]
 
+
+
+def test_any_different_is_the_weakest_finding_cue_and_a_step_told_as_such_is_a_method():
+    # "different X" types a sentence only when no other cue does
+    assert classify("Four different degrees of degradation were used: none, the lexicon and the transitions.") == FactType.method_description
+    assert classify("We compared different models with varying numbers of clusters.") == FactType.method_description
+    assert classify("Different semantic roles tend to be realized by different syntactic categories.") == FactType.finding
+    assert classify("Different taggers may prefer different tag sets.") == FactType.hypothesis
+    assert classify("The results are quite different from those of the baseline.") == FactType.finding  # what is compared
+    # a step told as such, whatever its verb; a hedge inside it qualifies the step
+    assert classify("We first identify a set of candidate entities that a given mention may refer to.") == FactType.method_description
+    assert classify("We then identify the head of each noun phrase with a set of rules.") == FactType.method_description
+    assert classify("We have experimented with two state models for the tagger.") == FactType.method_description
+    assert classify("Here we identify TRIM5 as a restriction factor that inhibits infection.") == FactType.finding
+    assert classify("We then found that the tagger performs poorly on unknown words.") == FactType.finding
+    assert classify("We then retrained our classifier and achieved roughly comparable results.") == FactType.finding
