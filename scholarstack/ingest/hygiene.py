@@ -232,6 +232,11 @@ def sentence_kind(text: str, section: str = "") -> str:
     prose_like = sum(1 for t in tokens if t.lower().strip(",.;:()") in FUNCTION_WORDS) >= 0.15 * len(tokens)
     if len(numbers) >= 4 and len(numbers) >= 0.3 * len(tokens) and not prose_like:
         return TABLE_ROW
+    # a table's header in capitals ("SUPERTAGGING/PARSING TIME SENTS WORDS CONSTRAINTS SEC /SEC …"): not a heading when
+    # it runs past ten tokens or holds a number
+    capitals = sum(1 for w in words if w.isupper() and len(re.sub(r"[^A-Za-z]", "", w)) >= 3)
+    if capitals >= 4 and capitals >= 0.6 * len(words) and not prose_like and (len(tokens) > 10 or numbers):
+        return TABLE_ROW
     if (m := EMBEDDED_CAPTION.search(text)) and sum(1 for t in text[:m.start()].split() if NUMBER_TOKEN.match(t)) >= 4:
         return TABLE_ROW  # a flattened table with its caption: kept for evidence, no fact of its own
     if m and text[m.end():m.end() + 1].isupper():

@@ -26,6 +26,9 @@ from scholarstack.ingest.records import PaperRecord, Section, to_source_map
     ("Model Precision Recall Baseline 79.8% 11.7% +Combo:word 79.8% 12.8% +Combo:tag (with purge) 82.1% 14.1%Table 2: "
      "Best System Results on Incorrect Selection Task", "table_row"),
     ("As Table 3: shows, 2 of 3 runs converged.", "prose"),
+    # a table's header in capitals (C04-1041:133: its words had been read as a dataset); an acronym-led sentence stays prose
+    ("SUPERTAGGING/PARSING TIME SENTS WORDS CONSTRAINTS SEC /SEC /SEC ? = 0.01?", "table_row"),
+    ("MUC-6 MUC-7 ACE CONLL results are shown below for all systems.", "prose"),
     # a cut sentence or a figure's text run into a caption: no fact, kept for evidence
     ("Our variational algorithm resembles the EM algorithm, but the ratios are replaced withweights that reflect the "
      "uncertainty in parameter es 692 Parameters Trees Figure 4: We approximate the true posterior.", "caption"),  # D07-1072:170, shortened
