@@ -58,7 +58,8 @@ TYPE_CUES: list[tuple[FactType, re.Pattern]] = [
     (FactType.dataset_description, re.compile(rf"\b({_DATA_WORDS}|{_DATA_BY_AUTHORS})\b", re.I)),
     # "We also use …" says what was done; "We then describe …", "We now describe …" point ahead
     (FactType.method_description, re.compile(
-        r"\b(we (?:also |further |additionally |(?:then |first |next |now |finally |subsequently )(?!describe|present|introduce|discuss))?(?:have |had )?"
+        r"\b(we (?:also |further |additionally |"
+        r"(?:then |first |next |now |finally |subsequently )(?!describe|present|introduce|discuss))?(?:have |had )?"
         r"(?:propose|present|introduce|describe|use|employ|apply|applied|adopt|train|develop|implement|define|extend|combine|"
         r"build|model|formulate|compute|estimate|represent|experiment)(?:d|ed|led)?|we (?:also |then |first )?(?:have |had )?built|"
         r"our (?:approach|method|model|system|"
@@ -828,8 +829,6 @@ QUESTION = re.compile(r"^(?:(?:so|and|but|then|now|yet|thus|hence),?\s+)?(?:[^,?
                       r"has|have)\b[^?]*\?$", re.I)
 FOLD_MAX = 3  # sentences one fact may fold together
 DESCRIPTIONS = (FactType.method_description, FactType.dataset_description)
-MEASURED = re.compile(r"\d(?:\.\d+)?\s*%|\b(?:better|worse|outperform\w*|improve[sd]?|higher|lower|significant(?:ly)?|"
-                      r"reduce[sd]?|increase[sd]?|achieve[sd]?)\b", re.I)
 DEMONSTRATIVE = re.compile(r"^(?:this|these|that|those)\s", re.I)
 # An aside between the noun and its verb: "This assignment, however, is …", "these methods, although polynomial, are …"
 ASIDE = re.compile(r",\s*(?:however|therefore|thus|though|in turn|of course|too|then|for example|for instance|e\.g\.|"
@@ -921,8 +920,8 @@ def extract_facts(sm: SourceMap, run_id: str | None = None) -> list[Fact]:
             facts.append(_fact(sm, before, head, ftype, whole, system, prov))
         if j is not None and points_back:
             facts[j] = _folded(sm, facts[j], s, statement)  # it speaks of the sentence before: one fact of both
-            if ftype == FactType.finding and facts[j].type in DESCRIPTIONS and MEASURED.search(statement):
-                # "We use X. This model reaches 96% …": a described method with its measured result is a finding
+            if ftype == FactType.finding and facts[j].type in DESCRIPTIONS and OUTCOME.search(statement):
+                # "We use X. This model reaches 96% …": a described method with its outcome is a finding
                 facts[j] = facts[j].model_copy(update={"type": FactType.finding})
             only_fact[s.sid] = j
             continue
