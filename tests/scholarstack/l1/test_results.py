@@ -297,3 +297,17 @@ def test_a_dataset_named_right_after_the_value_is_its_own_and_a_section_number_i
     results = {q.value: q.dataset for f in facts if f.variant.startswith("r") for q in f.quantities}
     assert results.get(26.3) in (None, "Chinese") and results.get(33.9) in (None, "Spanish"), results
     assert not {5.2, 6.2} & {q.value for f in facts for q in f.quantities}
+
+
+def test_a_cluster_named_only_in_table_rows_is_not_the_papers_main_dataset():
+    from scholarstack.l1.results import PaperAnalysis
+    from scholarstack.learned.doc_entities import Cluster
+
+    sentences = [Sentence(sid=1, text="We parse the WSJ text.", kind="prose"),
+                 Sentence(sid=2, text="SUPERTAGGING/PARSING TIME SENTS WORDS CONSTRAINTS SEC /SEC /SEC ? = 0.01?", kind="table_row")]
+    header = Cluster(key="parsing time sents words", type="Material", mentions=[(1, 1, 4)], salience=0.9)
+    wsj = Cluster(key="wsj", type="Material", mentions=[(0, 3, 4)], salience=0.6)
+    pa = PaperAnalysis(sentences=sentences, tokens=[], doc=None, clusters=[header, wsj], salient=[0, 1], pairs=[])
+    assert pa.main("Material") == 1
+    alone = PaperAnalysis(sentences=sentences, tokens=[], doc=None, clusters=[header], salient=[0], pairs=[])
+    assert alone.main("Material") is None and alone.main("Material", salient_only=True) is None
