@@ -120,11 +120,12 @@ class PaperAnalysis:
         """The most salient cluster of a type (the paper's own method, its main dataset, ...); in a
         paper too short for any to be salient, the most likely one (unless `salient_only`). Not one
         named only in table rows: a header's words ("PARSING TIME SENTS WORDS") are no dataset."""
-        named = [i for i, c in enumerate(self.clusters) if c.type == etype
-                 and any(self.sentences[si].kind != "table_row" for si, _, _ in c.mentions)]
-        cands = [i for i in self.salient if i in named]
+        def named(i: int) -> bool:
+            c = self.clusters[i]
+            return c.type == etype and any(self.sentences[si].kind != "table_row" for si, _, _ in c.mentions)
+        cands = [i for i in self.salient if named(i)]
         if not cands and not salient_only:
-            cands = named
+            cands = [i for i in range(len(self.clusters)) if named(i)]
         return max(cands, key=lambda i: (self.clusters[i].salience, len(self.clusters[i].mentions)), default=None)
 
     def introduced(self) -> int | None:

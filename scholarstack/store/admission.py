@@ -49,7 +49,7 @@ class RecheckContext:
         which `verify_account` reads). Other verifiers read only what their object cites: loading what
         a relation's entities cite would read every fact that mentions them."""
         first = {c for o in objs if isinstance(o, Synthesis) for c, role in o.cited_ids() if role != "source"}
-        self.preload(c for i in sorted(first) if (o := self.cited.get(i)) is not None for c, role in o.cited_ids() if role != "source")
+        self.preload(c for i in first if (o := self.cited.get(i)) is not None for c, role in o.cited_ids() if role != "source")
 
     def object(self, obj_id: str) -> ResearchObject | None:
         if obj_id not in self.cited:
