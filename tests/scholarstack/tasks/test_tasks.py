@@ -100,6 +100,28 @@ def test_claim_rules_on_hand_made_evidence():
     assert decide(strong, ranked("Treatment X may increase survival in mice.", strong))[1] == "Overstate"
 
 
+def test_a_questions_interrogatives_match_nothing_and_a_how_question_skips_announcements():
+    items = [ViewItem(id="P:2", kind="sentence", text="We would like to explore how to maintain the lexicon.", locators=["P:2"]),
+             ViewItem(id="P:4", kind="sentence", text="The lexicon is built over all the training data.", locators=["P:4"])]
+    ranked = score_items("How is the lexicon built?", items)
+    assert ranked[0].item.id == "P:4"  # "how" is no content: P:2 had matched on it
+    assert [r.coverage for r in ranked] == [1.0, 0.5]  # of "lexicon" and "built"
+    told = [ViewItem(id="P:1", kind="sentence", text="We describe how the tagger handles unknown words.", locators=["P:1"]),
+            ViewItem(id="P:7", kind="sentence", text="The tagger handles unknown words by suffix analysis.", locators=["P:7"])]
+    assert score_items("How does the tagger handle unknown words?", told)[0].item.id == "P:7"
+    # the same announcement is no worse an answer to a question that is not a "how"
+    assert score_items("Which words does the tagger describe?", told)[0].item.id == "P:1"
+
+
+def test_the_view_reads_a_cited_sentence_through_its_fact(kb):
+    from scholarstack.tasks.evidence import view_context
+
+    _, _, ranked = view_context(kb, "What accuracy does TnT achieve on the Penn Treebank?", ["A00-1031"])
+    cited = {loc for r in ranked if r.item.kind == "fact" for loc in r.item.locators}
+    assert cited and not [r for r in ranked if r.item.kind == "sentence" and r.item.locators[0] in cited]
+    assert any(r.item.kind == "sentence" for r in ranked)  # sentences no fact cites are still read
+
+
 def test_typed_answers_read_distinct_evidence():
     # A fact and its own sentence are one piece of evidence: the third distinct one still counts.
     items = [ViewItem(id="f1", kind="fact", text="We compare with the CRF baseline.", locators=["P:3"]),
