@@ -819,7 +819,13 @@ POINTS_BACK = re.compile(r"^(?:the\s+(?:former|latter)\b|"
                          r"volume|time|way|year|days?|point|stage)\b)(?:an?\s+)?[a-z][a-z\-]*\b|"
                          # a part of what the sentence before listed ("Both of these corpora …", "None of them …")
                          r"(?:one|some|each|both|all|many|most|none|neither|either|several|two|three|four|few|half)\s+of\s+"
-                         r"(?:these|those|them)\b)", re.I)
+                         r"(?:these|those|them)\b|"
+                         # such a quantifier standing alone before its verb ("Each assesses the polarity …", "Both use …")
+                         r"(?:each|either|neither)\s+(?:also\s+|\w+ly\s+)?(?:is|was|has|had|can|could|may|might|will|would|does|did|"
+                         r"[a-z]+s(?<!ss)(?<!us)(?<!is))\b|"
+                         r"both\s+(?:also\s+|\w+ly\s+)?(?:are|were|have|had|can|could|may|might|will|would|do|did|use[ds]?|"
+                         r"show(?:ed)?|achieve[ds]?|perform(?:ed)?|rel(?:y|ied)|require[ds]?|yield(?:ed)?|give|gave|produce[ds]?|"
+                         r"suffer(?:ed)?|assume[ds]?|make|made|employ(?:ed)?|outperform(?:ed)?|reach(?:ed)?|obtain(?:ed)?)\b)", re.I)
 # A sentence the reader cut before its end: at an abbreviation's point ("Rooth et al." | "(1999) and …"),
 # a quote lost to "?" ("a ?clustering solution?" | "instead of …"), or with no full stop at all.
 CUT_OFF = re.compile(r"(?:\b(?:et al|e\.g|i\.e|cf|vs|Fig|Eq|Sec|resp)\.|[^.!?\"”'\s]|[^.!?\s][\"”']|\?)\s*$")

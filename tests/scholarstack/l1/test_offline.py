@@ -715,6 +715,19 @@ def test_a_demonstrative_noun_phrase_or_a_part_of_what_was_listed_is_folded_and_
     assert ("P:6",) in facts  # "This paper" is the paper itself, not the sentence before
 
 
+def test_a_quantifier_standing_alone_before_its_verb_points_back_and_one_before_a_noun_does_not():
+    sm = SourceMap(paper_key="P", title="A Tagger", sentences=[
+        Sentence(sid=0, text="A Tagger", section="title"),
+        Sentence(sid=1, text="We use two heuristics to determine the polarity of an expression.", section="3 Method"),
+        Sentence(sid=2, text="Each assesses the polarity of the words using a polarity lexicon.", section="3 Method"),
+        Sentence(sid=3, text="We trained a tagger and a parser on the Penn Treebank.", section="4 Results"),
+        Sentence(sid=4, text="Both are trained with the averaged perceptron.", section="4 Results"),
+        Sentence(sid=5, text="Each sentence is tagged with the Viterbi algorithm.", section="4 Results")])
+    facts = {tuple(f.evidence): f for f in extract_facts(sm)}
+    assert ("P:1", "P:2") in facts and ("P:3", "P:4") in facts  # "Each" and "Both" stand for what the sentence before named
+    assert ("P:5",) in facts  # "Each sentence" names its own noun
+
+
 def test_a_question_after_a_conjunction_or_a_lead_phrase_is_still_a_question():
     from scholarstack.l1.offline import QUESTION
 
