@@ -29,10 +29,17 @@ CITABLE = ("prose", "caption", "table_row")
 VALUE = re.compile(r"^\d+\.\d+$|^\d+$")
 YEAR = re.compile(r"^(19|20)\d\d$")
 AUTHOR = re.compile(r"\b(we|our|ours|proposed)\b", re.I)
+# A value of cited work. Either "their"/"his" is the last owner named before it ("We calculate that their precision was
+# 78% with 54% recall"; not "… and our system has 80.32"), or, in a sentence where the authors report nothing of
+# theirs, a citation stands in the value's clause ("Black (1988) observed 75% …"; not "Compared with X (Finkel et al.,
+# 2005), T-SEG obtains …") or a possessive name opens that clause or the sentence ("…, Merialdo’s trigram tagger was
+# reported to have an accuracy of 86.6%"; not "The Feature Assessor improves Hu’s precision …").
+CITES = re.compile(r"\((?:[^()]{0,60}?,?\s*)?(?:19|20)\d\d[a-z]?\)|\bet\s+al\b|^\s*[A-Z][a-z]+['’]s\s")
+OWNER = re.compile(r"\b(we|our|ours|us|their|theirs|his|her)\b", re.I)
 NOT_OWN = re.compile(r"\bour\s+(?:\w+\s+)?(?:baselines?|previous|earlier|prior)\b", re.I)  # "our baseline system" is not the proposal
 DELTA = re.compile(r"\b(by|improv\w*|gains?|increas\w*|reduc\w*|decreas\w*|absolute|relative)(?:\s+of)?\s*$", re.I)
 RELATIVE = re.compile(r"^(?:%\s)?(?:points?\s|pp\s)?(?:lower|higher|better|worse|less|more|above|below|faster|slower|times|fold)\b", re.I)
-CHANGES = ("improvement", "gain", "increase", "decrease", "drop", "reduction")  # nouns naming a change, not a measure
+CHANGES = ("improvement", "gain", "increase", "decrease", "drop", "reduction", "jump", "boost")  # nouns naming a change, not a measure
 CHANGE_WORDS = frozenset(CHANGES) | {f"{w}s" for w in CHANGES}
 # A change named after the value ("a 2.1 percent F-measure improvement over ..."): a delta, not a level.
 CHANGE_AFTER = re.compile(rf"^(?:%\s|percent\s)?(?:(?:[\w\-]+\s){{0,4}}(?:{'|'.join(CHANGES)})s?|relative|absolute"
@@ -332,6 +339,13 @@ def result_facts(sm: SourceMap, pa: PaperAnalysis, prov: Provenance) -> tuple[li
             if LIMIT.search(clause) or SPREAD.search(clause) or SET_AGAINST_VALUE.search(" ".join(words[max(0, i - 3):i])):
                 continue
             evidence = [sent.sid]
+            before_value = sent.text[:toks[i][1]]
+            # The value is cited work's: a result fact only with the method and dataset the sentence names, never the
+            # paper's own method, datasets or task (a verbatim fact of the sentence keeps it otherwise).
+            owners = OWNER.findall(before_value)
+            cites = (owners[-1].lower() in ("their", "theirs", "his", "her") if owners
+                     else (CITES.search(_value_clause(before_value)) or CITES.match(sent.text)) is not None
+                     and not AUTHOR.search(sent.text))
             nearest = method is None  # not named by "respectively" nor right after the value
             method = method or _later_owner(words, candidates, _nearest(systems, "Method", i, before_first=True), i)
             if method is not None and (_compared(words, method) or _compared_between(words, method, i)):
@@ -350,7 +364,7 @@ def result_facts(sm: SourceMap, pa: PaperAnalysis, prov: Provenance) -> tuple[li
                 evidence.append(0)
             elif method is not None:
                 method_name = _surface(sent.text, toks, method)
-            elif AUTHOR.search(sent.text) and not NOT_OWN.search(sent.text):
+            elif AUTHOR.search(sent.text) and not NOT_OWN.search(sent.text) and not cites:
                 method_name = own_name
                 evidence.append(own_sid)
             else:
@@ -358,6 +372,8 @@ def result_facts(sm: SourceMap, pa: PaperAnalysis, prov: Provenance) -> tuple[li
             if re.search(rf"(?<![\d.]){re.escape(w)}(?![\d.])", method_name):
                 continue  # the version in a name ("Meteor 1.3"), not a value
             data = _dataset_of(words, spans, i)
+            if cites and data is None:
+                continue
             if data is not None:
                 dataset = _surface(sent.text, toks, data)
             else:
@@ -369,7 +385,7 @@ def result_facts(sm: SourceMap, pa: PaperAnalysis, prov: Provenance) -> tuple[li
                     evidence.append(pa.first_sid(paired[0]))
             task_span = _nearest(spans, "Task", i)
             task = _surface(sent.text, toks, task_span) if task_span is not None else ""
-            if task_span is None and task_sid is not None:
+            if task_span is None and task_sid is not None and not cites:
                 task = task_name
                 evidence.append(task_sid)
             metric_name = _surface(sent.text, toks, metric)
@@ -517,6 +533,16 @@ def _not_a_metric(text: str, toks: list[tuple[str, int, int]], metric: tuple[int
     following = text[toks[metric[1]][1]:toks[metric[1]][2]] if metric[1] < len(toks) else ""
     shared_out = [w for w, _, _ in toks[max(0, metric[0] - 2):metric[0]]] == ["%", "of"]
     return bool(NOT_A_METRIC.match(name) or NOT_A_METRIC.match(f"{name} {following}")) or shared_out
+
+
+def _value_clause(before: str) -> str:
+    """The clause a value closes, from the text before it: after its last comma or semicolon outside brackets."""
+    depth, start = 0, 0
+    for k, ch in enumerate(before):
+        depth += (ch == "(") - (ch == ")")
+        if ch in ",;" and depth <= 0:
+            start = k + 1
+    return before[start:]
 
 
 def _clause_start(words: list[str], i: int) -> int:

@@ -311,3 +311,24 @@ def test_a_cluster_named_only_in_table_rows_is_not_the_papers_main_dataset():
     assert pa.main("Material") == 1
     alone = PaperAnalysis(sentences=sentences, tokens=[], doc=None, clusters=[header], salient=[0], pairs=[])
     assert alone.main("Material") is None and alone.main("Material", salient_only=True) is None
+
+
+def test_a_value_of_cited_work_is_a_result_only_with_the_method_and_dataset_its_sentence_names():
+    sm = paper("We present CRF-Tagger, a part-of-speech tagger based on conditional random fields.",
+               "CRF-Tagger is trained on the Penn Treebank.",
+               # C04-1080:34, C92-2070:133, A00-2019:174 (shortened): cited work, its dataset not named or not known
+               "Using 1 million words from the Associated Press, Merialdo’s trigram tagger reached an accuracy of 86.6%.",
+               "Black (1988) observed 75% mean accuracy using his optimal method.",
+               "We calculate that their precision was 78% with 54% recall.",
+               # C04-1080:31: cited, and its sentence names the dataset
+               "Kupiec’s HMM class-based tagger, when trained on the Brown corpus, obtained a test set accuracy of 95.7%.",
+               "CRF-Tagger gives another 1.5 points jump in F-Measure on the Penn Treebank.",
+               # D11-1141:105, H05-1043:87 (shortened): the paper's own, a cited system only compared with or improved on
+               "Compared with the Stanford tagger (Finkel et al., 2005), CRF-Tagger obtains a 52% increase in F1 score.",
+               "CRF-Tagger improves Hu’s precision by 6%.")
+    results = {f.quantities[0].text: f for f in extract_facts(sm) if f.variant.startswith("r")}
+    assert not {"86.6%", "75%", "78%", "54%"} & set(results), list(results)  # never the paper's own dataset, task or method
+    kupiec = results["95.7%"]
+    assert "Brown corpus" in kupiec.quantities[0].dataset and not kupiec.quantities[0].task and kupiec.evidence == ["P:6"]
+    assert results["1.5"].quantities[0].delta  # "points jump": a change, not a level
+    assert {"52%", "6%"} <= set(results) and "Penn Treebank" in results["52%"].quantities[0].dataset
