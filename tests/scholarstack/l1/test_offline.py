@@ -338,6 +338,9 @@ def test_one_claim_per_fact_and_no_fragments():
                   "show how the supertagger reduces it.") == [
         "The need for large resources is a disadvantage of our earlier approach.",
         "In the next section we show how the supertagger reduces it."]
+    assert claims("We focus on the most common parts of speech (POS).This paper gives an overview of them.") == [
+        "We focus on the most common parts of speech (POS).", "This paper gives an overview of them."]  # C08-1109:1
+    assert claims("The results of Smith (2003) are good.") == ["The results of Smith (2003) are good."]
     assert claims("The tagger is fast on short sentences, whereas the parser is slow on long sentences.") == [
         "The tagger is fast on short sentences.", "The parser is slow on long sentences."]
     shared = "The tagger is slower than the stochastic taggers, but has significant advantages over these taggers in many respects."
