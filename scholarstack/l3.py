@@ -34,6 +34,7 @@ from .l2.mentions import METRIC_RE
 from .l2.taxonomy import category_index
 
 MAX_BASIS = 30
+SHOWN_DIFFERENCES = 3  # context differences an account names
 
 
 def account_order(f: Fact) -> tuple:
@@ -56,15 +57,16 @@ def _conflicts(relations: list[Relation], member_ids: set[str]) -> list[tuple[Re
     return out
 
 
-def _value_spreads(findings: list[Fact]) -> tuple[list[str], list[str]]:
+def _value_spreads(findings: list[Fact]) -> tuple[list[str], list[str], list[BasisItem]]:
     """Same metric and dataset, different papers, values > 5 points apart: disagreement if the
-    conditions match, a context difference otherwise."""
+    conditions match, a context difference otherwise. With the basis items the texts cite: the two
+    facts of a disagreement opposing, those of a difference supporting."""
     groups: dict[tuple[str, str], list[tuple[Fact, float]]] = defaultdict(list)
     for f in findings:
         for q in f.quantities:
             if q.metric and q.dataset:
                 groups[(q.metric, q.dataset)].append((f, q.value))
-    disagreements, differences = [], []
+    disagreements, differences, cited = [], [], []
     for (metric, dataset), items in groups.items():
         papers = {f.paper_id for f, _ in items}
         if len(papers) < 2:
@@ -73,12 +75,34 @@ def _value_spreads(findings: list[Fact]) -> tuple[list[str], list[str]]:
         if hi[1] - lo[1] <= 5 or lo[0].paper_id == hi[0].paper_id:
             continue
         text = f"{metric} on {dataset}: {lo[1]:g} {_cite(lo[0])} vs {hi[1]:g} {_cite(hi[0])}"
-        if set(lo[0].context.conditions) == set(hi[0].context.conditions):
+        same = set(lo[0].context.conditions) == set(hi[0].context.conditions)
+        if same:
             disagreements.append(text + " under the same recorded conditions")
-        else:
+        elif len(differences) < SHOWN_DIFFERENCES:
             differences.append(text + f"; conditions differ ({'; '.join(lo[0].context.conditions) or 'none recorded'} vs "
                                f"{'; '.join(hi[0].context.conditions) or 'none recorded'})")
-    return disagreements, differences
+        else:
+            continue
+        role, note = (BasisRole.opposing, "a conflicting value") if same else (BasisRole.supporting, "a value under other conditions")
+        cited += [BasisItem(object_id=f.id, role=role, note=f"{metric} on {dataset}: {note}") for f in (lo[0], hi[0])]
+    return disagreements, differences, cited
+
+
+def _capped(basis: list[BasisItem], cited: set[str]) -> list[BasisItem]:
+    """The basis, each object in each role once, at most MAX_BASIS items unless the account cites more: every
+    item of an object the account cites kept, the rest in order."""
+    unique, seen = [], set()
+    for b in basis:
+        if (b.object_id, b.role) not in seen:
+            seen.add((b.object_id, b.role))
+            unique.append(b)
+    room = MAX_BASIS - sum(b.object_id in cited for b in unique)
+    out = []
+    for b in unique:
+        if b.object_id in cited or room > 0:
+            room -= b.object_id not in cited
+            out.append(b)
+    return out
 
 
 def synthesize_categories(taxonomy: Taxonomy, assignments: list[Assignment], entities: dict[str, Entity],
@@ -103,7 +127,7 @@ def synthesize_categories(taxonomy: Taxonomy, assignments: list[Assignment], ent
         findings = [f for f in good if f.type == FactType.finding]
         limits = [f for f in good if f.type == FactType.limitation]
         conflicts = _conflicts(relations, member_ids)
-        disagreements, differences = _value_spreads(findings)
+        disagreements, differences, spread_items = _value_spreads(findings)
         basis: list[BasisItem] = []
         top_members = sorted(members, key=lambda a: (-len(entities[a.entity_id].mentions), a.entity_id))
         for a in top_members[:8]:
@@ -123,7 +147,8 @@ def synthesize_categories(taxonomy: Taxonomy, assignments: list[Assignment], ent
             for fid in (r1.anchoring_facts[0], r2.anchoring_facts[0]):
                 if fid in facts:
                     basis.append(BasisItem(object_id=fid, role=BasisRole.opposing, note="reverse improves_over claim"))
-        basis = basis[:MAX_BASIS]
+        # what the account cites by id (its findings, limitations and value spreads) stays in the basis the gate checks it on
+        basis = _capped(basis + spread_items, {f.id for f in chosen[:4] + limits[:2]} | {b.object_id for b in spread_items})
         conflict_text = [
             f"{entities[r1.source_id].name if r1.source_id in entities else r1.source_id} is reported better than "
             f"{entities[r1.target_id].name if r1.target_id in entities else r1.target_id} and the reverse is also reported"
@@ -140,7 +165,7 @@ def synthesize_categories(taxonomy: Taxonomy, assignments: list[Assignment], ent
         if conflict_text or disagreements:
             lines.append("Disagreements: " + "; ".join(conflict_text + disagreements))
         if differences:
-            lines.append("Differences explained by context: " + "; ".join(differences[:3]))
+            lines.append("Differences explained by context: " + "; ".join(differences))
         lines.append("Scope: the studies listed; not a complete account of the field.")
         conditions = sorted({q.dataset for f in chosen for q in f.quantities if q.dataset} | {q.metric for f in chosen for q in f.quantities if q.metric})
         kind = SynthesisKind.disagreement if (conflicts or disagreements) else SynthesisKind.method_family

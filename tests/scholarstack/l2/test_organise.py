@@ -121,3 +121,28 @@ def test_an_induced_taxonomy_is_kept_until_the_methods_change_by_a_tenth():
     assert keep_or_induce(first, ents, facts, k=4) is not first  # another k: clustered again
     again = keep_or_induce(first, ents[: int(len(ents) * 0.8)], facts, k=3)  # a fifth gone: clustered again
     assert again is not first and again.induced_from < first.induced_from
+
+
+def test_every_value_an_account_compares_is_in_its_basis():
+    from scholarstack.models import Context, Quantity
+
+    def result(sid: int, text: str, value: float, paper: str = "P1", method: str = "CRFs", conditions=()) -> Fact:
+        q = Quantity(text=f"{value}%", value=value, unit="%", metric="accuracy", dataset="Penn Treebank", method=method)
+        return F(sid, text, paper, subject="CRFs").model_copy(update={"quantities": [q], "verification": "passed",
+                                                                     "context": Context(conditions=list(conditions))})
+
+    # P1's third finding is past the two an account quotes from a paper, and it has the lowest value: the context
+    # difference cites it, so the basis holds it (the gate checks an account's numbers against its basis)
+    facts = [result(1, "CRFs reach 97.1% accuracy on the Penn Treebank.", 97.1),
+             result(2, "CRFs reach 97.3% accuracy on the Penn Treebank with more features.", 97.3),
+             result(3, "Trained on news text, CRFs reached 86.6% accuracy on the Penn Treebank.", 86.6,
+                    method="", conditions=["trained on news text"]),
+             result(4, "Our conditional random fields (CRFs) reach 98.0% accuracy on the Penn Treebank.", 98.0, paper="P2")]
+    tax = load_taxonomy(CONFIG_DIR / "taxonomies" / "nlp.yaml")
+    ents = build_entities(facts)
+    by_id = {f.id: f for f in facts}
+    asg = assign_categories(tax, ents, by_id)
+    [disc] = [s for s in synthesize_categories(tax, asg, {e.id: e for e in ents}, by_id, [], min_papers=2)
+              if "Discriminative" in s.scope.topic]
+    assert disc.context_differences and facts[2].id in disc.account and facts[2].id in disc.context_differences[0]
+    assert {facts[2].id, facts[3].id} <= {b.object_id for b in disc.basis}
