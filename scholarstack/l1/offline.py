@@ -35,7 +35,10 @@ TYPE_CUES: list[tuple[FactType, re.Pattern]] = [
     (FactType.limitation, re.compile(
         r"\b(limitations?|drawbacks?|shortcomings?|fails? to|failed to|cannot|can ?not|unable to|"
         r"unfortunately|is restricted to|are restricted to|future work|remains? (?:an )?open|does not (?:scale|generalize|work)|"
-        r"is (?:too )?(?:expensive|costly|slow)|suffers? from|problematic)\b", re.I)),
+        r"is (?:too )?(?:expensive|costly|slow)|suffers? from|"
+        # "… is still problematic", "has problematic properties"; not "these problematic parts of speech" (what the work is about)
+        r"(?:is|are|was|were|be|been|remains?|remained|proves?|proved|becomes?|became|seems?|seemed|appears?)\s+(?:\w+\s+){0,2}?"
+        r"problematic|problematic\s+(?:properties|aspects?|for))\b", re.I)),
     (FactType.hypothesis, re.compile(
         # a hypothesis stated, not MT's or entailment's ("a translation hypothesis", "text and hypothesis")
         r"\b(we hypothesi[sz]ed?|hypothesis (?:is|was) that|(?:confirm|support|test|reject|verif|explor)\w*\s+"

@@ -92,6 +92,9 @@ def test_types_from_cues():
                  "The classifiers do not have this limitation.",
                  "When the parser fails to return an analysis for a test sentence, we reparse the sentence and skip words."):
         assert classify(text) == FactType.method_description, text
+    assert classify("But the completion of the new sentences is still problematic.") == FactType.limitation
+    # what the work is about, described as problematic, is no limitation of it (C08-1109:1)
+    assert classify("We focus on these problematic, and very common, parts of speech.") != FactType.limitation
     assert classify("TnT achieves 96.7% accuracy on the Penn Treebank test set.") == FactType.finding
     assert classify("We hypothesize that larger contexts help rare words.") == FactType.hypothesis
     assert classify("We use second order Markov models for tagging text.") == FactType.method_description
