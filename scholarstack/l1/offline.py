@@ -142,6 +142,7 @@ DETERMINERS = re.compile(r"^((?:each|all|some|most|many|one|none|both|either|nei
 REPORTING_FRAME = re.compile(
     r"^(?:(?:here|together|taken together|collectively|in this (?:paper|study|work|article)|finally|overall),?\s+)?"
     r"(?:we|our (?:results|data|findings|analys[ie]s|study|experiments|observations)|these (?:results|data|findings|observations)|"
+    r"(?:the\s+)?(?:(?:experimental|empirical|evaluation|experiment|test)\s+results|results|experiments|evaluations?)|"
     r"this (?:study|paper|work|article)|(?:table|figure|fig\.)\s*\d+[a-z]?)\s+"
     r"(?:(?:here|have|has|further|also|now|first|additionally|clearly)\s+){0,2}"
     r"(?:show(?:s|ed|n)?|demonstrate[sd]?|f(?:ou|i)nds?|found|report(?:s|ed)?|reveal(?:s|ed)?|establish(?:es|ed)?|"

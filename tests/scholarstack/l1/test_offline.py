@@ -408,7 +408,8 @@ def test_a_reporting_frame_is_left_out_of_the_statement_but_a_hedge_is_kept():
         Sentence(sid=2, text="Our results suggest that a reduced elongation rate leads to premature dissociation.", section="abstract"),
         Sentence(sid=3, text="We found that iPSCs differentiate into hepatocytes under these conditions.", section="abstract"),
         Sentence(sid=4, text="We show that the response saturates with dose, and that infected mice recover.", section="abstract"),
-        Sentence(sid=5, text="Table 3 shows that global constraints are important for the elongation rate.", section="Results")])
+        Sentence(sid=5, text="Table 3 shows that global constraints are important for the elongation rate.", section="Results"),
+        Sentence(sid=6, text="Experimental results show that the CRF model performs well on the elongation data.", section="Results")])
     by_sid = {f.evidence[0]: f for f in extract_facts(sm)}
     assert by_sid["P:1"].statement == "A mutation in the Rpb2 subunit of Pol II reduces the elongation rate in vivo."
     assert by_sid["P:1"].verification == Verification.passed  # still what its sentence says
@@ -418,6 +419,7 @@ def test_a_reporting_frame_is_left_out_of_the_statement_but_a_hedge_is_kept():
     # a table or figure that shows it is a frame too: the fact names its own subject, and cites the sentence
     assert by_sid["P:5"].statement == "Global constraints are important for the elongation rate."
     assert by_sid["P:5"].subject == "Global constraints" and by_sid["P:5"].verification == Verification.passed
+    assert by_sid["P:6"].statement == "The CRF model performs well on the elongation data."  # so is "the results show"
 
 
 def test_a_leading_connective_and_the_authors_evidence_frame_are_left_out_but_a_word_of_the_subject_stays():
