@@ -84,7 +84,8 @@ def view_context(kb: KnowledgeBase, question: str, paper_ids: list[str], embedde
     for pid in paper_ids:
         items = paper_items(kb, pid)
         # a sentence a fact cites is read through that fact (the view expands to it); twice in the ranked list, it
-        # counted its words twice (QASPER `eval qa`, view answer F1 0.1845 → 0.1859)
+        # counted its words twice (QASPER `eval qa`, view answer F1 0.1845 → 0.1859). Four items, each distinct, read
+        # about as many tokens as six did with the duplicates (298 against 285 a question; six distinct: 448).
         cited = {loc for i in items if i.kind == "fact" for loc in i.locators}
         ranked += score_items(question, [i for i in items if i.kind == "fact" or i.locators[0] not in cited], embedder)
     ranked.sort(key=lambda x: -x.score)
