@@ -295,6 +295,10 @@ SAYS_MORE = re.compile(r"\d(?:\.\d+)?\s*%|\b\d+\.\d+\b|\b(?:that|why|whether)\b|
                        r"better|best|worse|worst|significant(?:ly)?|substantial(?:ly)?|large|small|strong|consistent(?:ly)?|"
                        r"improve\w*|outperform\w*|superior|inferior)\b", re.I)
 
+# A graph or table the text shows next: "Below is a graph showing the improvement in accuracy from applying patches"
+# names what it plots, and states nothing of it (not "Below is a list of patterns that indicate …").
+SHOWN_HERE = re.compile(r"^(?:below|above|here)\s+(?:is|are)\s+(?:(?:a|an|the|some|two|three)\s+)?(?:[\w\-]+\s+)?"
+                        r"(?:graphs?|tables?|figures?|plots?|charts?|diagrams?)\b", re.I)
 # The same in the passive, the whole sentence one clause: "The results are summarised in Table 1."
 # (not "…, and the performance is reported in Table 4", nor a value: "96.7% accuracy is shown in …").
 POINTED_AT = re.compile(r"^[^,;:%]+?\s+(?:is|are|was|were)\s+(?:summari[sz]ed|shown|given|listed|presented|reported|displayed|"
@@ -410,7 +414,8 @@ def classify(text: str, in_abstract: bool = False, any_verb: bool = False) -> Fa
     numeric = sum(1 for w in words if any(ch.isdigit() for ch in w)) / len(words)
     if alpha < 0.55 or numeric > 0.35:  # formulas and flattened tables, not statements (results with statistics pass)
         return None
-    if ((POINTER.match(text) or POINTS_AHEAD.match(text)) and not SAYS_MORE.search(_unpointed(text))) or (POINTED_AT.match(text) and not re.search(r"\b\d+\.\d+\b", text)):
+    if ((POINTER.match(text) or POINTS_AHEAD.match(text)) and not SAYS_MORE.search(_unpointed(text))) or (
+            (POINTED_AT.match(text) or SHOWN_HERE.match(text)) and not re.search(r"\b\d+\.\d+\b|\d\s*%|\bthat\b", text)):
         return None
     described = False  # a limitation word that states no limitation: the sentence is kept as a description
     incidental_data = False  # a data word in passing: a method cue after it decides, else it stays a data description
