@@ -778,7 +778,11 @@ def claims(statement: str) -> list[str]:
         if (len(pieces) == 1 or not all(len(x.split()) >= 5 and VERB_RE.search(x) for x in pieces)
                 or any(SHARED_SUBJECT.match(x) for x in pieces[1:])):
             pieces = [part]
-        out += [x[:1].upper() + x[1:].rstrip(" .;,") + "." for x in pieces if x]
+        for x in (x for x in pieces if x):
+            if out and POINTS_BACK.match(x):  # "…; these, together with …, determine …": one claim with what it needs
+                out[-1] = out[-1][:-1] + ("; " if x[:1].islower() else ". ") + x.rstrip(" .;,") + "."
+            else:
+                out.append(x[:1].upper() + x[1:].rstrip(" .;,") + ".")
     return out if len(out) > 1 else [statement]
 
 
@@ -830,6 +834,8 @@ POINTS_BACK = re.compile(r"^(?:the\s+(?:former|latter)\b|"
                          # a part of what the sentence before listed ("Both of these corpora …", "None of them …")
                          r"(?:one|some|each|both|all|many|most|none|neither|either|several|two|three|four|few|half)\s+of\s+"
                          r"(?:these|those|them)\b|"
+                         # a demonstrative before an aside ("These, together with the correct categories, determine …")
+                         r"(?:this|these|those),\s|"
                          # such a quantifier standing alone before its verb ("Each assesses the polarity …", "Both use …")
                          r"(?:each|either|neither)\s+(?:also\s+|\w+ly\s+)?(?:is|was|has|had|can|could|may|might|will|would|does|did|"
                          r"[a-z]+s(?<!ss)(?<!us)(?<!is))\b|"

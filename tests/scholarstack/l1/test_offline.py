@@ -346,6 +346,14 @@ def test_one_claim_per_fact_and_no_fragments():
     assert claims("We focus on the most common parts of speech (POS).This paper gives an overview of them.") == [
         "We focus on the most common parts of speech (POS).", "This paper gives an overview of them."]  # C08-1109:1
     assert claims("The results of Smith (2003) are good.") == ["The results of Smith (2003) are good."]
+    # a part that points back stays with the part it needs (C04-1041:95, C04-1041:4)
+    pointing = ("The supertagger supplies plausible but incorrect categories for each word; these, together with the "
+                "correct categories, determine the parse space.")
+    assert claims(pointing) == [pointing]
+    assert claims("Large increases in speed are obtained by integrating the supertagger.This is the first work to "
+                  "integrate a supertagger with a full parser.We also further reduce the derivation space.") == [
+        "Large increases in speed are obtained by integrating the supertagger. This is the first work to integrate a "
+        "supertagger with a full parser.", "We also further reduce the derivation space."]
     assert claims("The tagger is fast on short sentences, whereas the parser is slow on long sentences.") == [
         "The tagger is fast on short sentences.", "The parser is slow on long sentences."]
     shared = "The tagger is slower than the stochastic taggers, but has significant advantages over these taggers in many respects."
