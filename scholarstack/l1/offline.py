@@ -769,7 +769,7 @@ def _split_outside_brackets(pattern: re.Pattern, text: str) -> list[str]:
 def claims(statement: str) -> list[str]:
     """One claim per fact: a statement's parts where it joins several (sentences run together by the
     PDF reader; clauses joined by "; but", ", whereas"), each a sentence of its own. Lists (a colon
-    before the break) and parts too short to stand alone stay joined."""
+    before the break), parts too short to stand alone and a part that points back (POINTS_BACK) stay joined."""
     out: list[str] = []
     parts = [q for p in _split_outside_brackets(GLUED, statement) for q in TABLE_RUN.split(p)]
     for part in (p.strip() for p in parts):
