@@ -414,8 +414,9 @@ def classify(text: str, in_abstract: bool = False, any_verb: bool = False) -> Fa
     numeric = sum(1 for w in words if any(ch.isdigit() for ch in w)) / len(words)
     if alpha < 0.55 or numeric > 0.35:  # formulas and flattened tables, not statements (results with statistics pass)
         return None
-    if ((POINTER.match(text) or POINTS_AHEAD.match(text)) and not SAYS_MORE.search(_unpointed(text))) or (
-            (POINTED_AT.match(text) or SHOWN_HERE.match(text)) and not re.search(r"\b\d+\.\d+\b|\d\s*%|\bthat\b", text)):
+    if (((POINTER.match(text) or POINTS_AHEAD.match(text)) and not SAYS_MORE.search(_unpointed(text)))
+            or (POINTED_AT.match(text) and not re.search(r"\b\d+\.\d+\b", text))
+            or (SHOWN_HERE.match(text) and not re.search(r"\b\d+\.\d+\b|\d\s*%|\bthat\b", text))):
         return None
     described = False  # a limitation word that states no limitation: the sentence is kept as a description
     incidental_data = False  # a data word in passing: a method cue after it decides, else it stays a data description
