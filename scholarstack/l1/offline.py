@@ -779,7 +779,7 @@ def claims(statement: str) -> list[str]:
         if (len(pieces) == 1 or not all(len(x.split()) >= 5 and VERB_RE.search(x) for x in pieces)
                 or any(SHARED_SUBJECT.match(x) for x in pieces[1:])):
             pieces = [part]
-        for x in (x for x in pieces if x):
+        for x in filter(None, pieces):
             if out and POINTS_BACK.match(x):  # "…; these, together with …, determine …": one claim with what it needs
                 out[-1] = out[-1][:-1] + ("; " if x[:1].islower() else ". ") + x.rstrip(" .;,") + "."
             else:
