@@ -232,12 +232,13 @@ def synthesize_results(facts: dict[str, Fact], run_id: str | None = None, backen
         by_method: dict[str, list[tuple[Fact, float, str]]] = defaultdict(list)
         for f, v, text in items:
             by_method[_key(f.quantities[0].method)].append((f, v, text))
-        disagreements = []
+        disagreements, disputed = [], []  # the texts, and the facts each cites
         for reps in by_method.values():
             lo, hi = min(reps, key=lambda x: x[1]), max(reps, key=lambda x: x[1])
             if lo[0].paper_id != hi[0].paper_id and hi[1] - lo[1] > SAME_VALUE:
                 disagreements.append(f"{lo[0].quantities[0].method}: {lo[2]} {_cite(lo[0])} vs {hi[2]} {_cite(hi[0])} "
                                      f"in {lo[0].paper_id} and {hi[0].paper_id}")
+                disputed.append((lo[0].id, hi[0].id))
                 basis += [BasisItem(object_id=x[0].id, role=BasisRole.opposing, note="another report of this method's result")
                           for x in (lo, hi)]
         # Settings that differ: the same dataset and metric under another task.
@@ -261,7 +262,10 @@ def synthesize_results(facts: dict[str, Fact], run_id: str | None = None, backen
             synthesis_type=SynthesisKind.disagreement if disagreements else SynthesisKind.result_comparison,
             account=" ".join(lines)[:8000],
             scope=Scope(topic=f"results: {setting}", conditions=[c for c in (dataset, metric, task) if c], studies=papers),
-            basis=basis[:MAX_BASIS], disagreements=disagreements[:10], context_differences=differences,
+            # what the account cites by id (its reports, disagreements and limitations) stays in its basis
+            basis=_capped(basis, {f.id for f, _, _ in items[:10]} | {i for pair in disputed[:3] for i in pair}
+                          | {lf.id for lf in limits[:2]}),
+            disagreements=disagreements[:10], context_differences=differences,
             provenance=prov,
         ))
     return out

@@ -146,3 +146,26 @@ def test_every_value_an_account_compares_is_in_its_basis():
               if "Discriminative" in s.scope.topic]
     assert disc.context_differences and facts[2].id in disc.account and facts[2].id in disc.context_differences[0]
     assert {facts[2].id, facts[3].id} <= {b.object_id for b in disc.basis}
+
+
+def test_every_fact_a_result_comparison_cites_is_in_its_basis():
+    import re
+
+    from scholarstack.l3 import synthesize_results
+    from scholarstack.models import Quantity
+
+    def report(sid: int, paper: str, method: str, value: float) -> Fact:
+        q = Quantity(text=f"{value}%", value=value, unit="%", metric="accuracy", dataset="Penn Treebank", method=method)
+        return F(sid, f"{method} reaches {value}% accuracy on Penn Treebank.", paper, subject=method).model_copy(
+            update={"quantities": [q], "verification": "passed"})
+
+    # five methods each reported by two papers that disagree, twelve more reports, and two limitations naming the
+    # dataset: 22 reports, 10 opposing items and the limitations are past a basis of 30 in the order they are added
+    facts = [report(1, f"P{m}", f"Method{m}", 90.0 + m) for m in range(5)]
+    facts += [report(2, f"Q{m}", f"Method{m}", 80.0 + m) for m in range(5)]
+    facts += [report(3, f"R{k}", f"Other{k}", 70.0 + k) for k in range(12)]
+    facts += [F(9, f"Our tagger is slow on the Penn Treebank, a limitation {k}.", f"P{k}", type_="limitation").model_copy(
+        update={"verification": "passed"}) for k in range(2)]
+    [syn] = synthesize_results({f.id: f for f in facts})
+    cited = set(re.findall(r"fac_[0-9a-f]+", syn.account))
+    assert "Limitations stated" in syn.account and cited <= {b.object_id for b in syn.basis}
