@@ -9,8 +9,9 @@ that say what each number measures, so it stays evidence only; a value set to a 
 values is paired only by "respectively"; its method is the one named right after it ("90.1% with
 SCNEGEX"), else the nearest Method mention before it in the sentence, or
 the paper's own method when the authors speak ("we", "our"); its dataset is the nearest Material
-mention, or the dataset the model pairs with that method. Names taken from another sentence bring
-that sentence in as evidence, so every word of the statement is grounded.
+mention, else the dataset the model pairs with that method or the paper's main one, only where the
+paper says it evaluates on it (`PaperAnalysis.evaluated_sid`), else none. Names taken from another
+sentence bring that sentence in as evidence, so every word of the statement is grounded.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from itertools import pairwise
 from ..learned import doc_entities, mention_tagger
 from ..models import Context, Fact, FactType, Provenance, Quantity, SourceMap, Verification
 from ..models.common import stable_hash
-from ..l2.mentions import METRIC_RE, METRIC_WORDS, points, with_known_names
+from ..l2.mentions import METRIC_RE, METRIC_WORDS, NATURAL_LANGUAGE, points, with_known_names
 from ..verify import qualifies, verify_fact
 
 CITABLE = ("prose", "caption", "table_row")
@@ -35,11 +36,16 @@ AUTHOR = re.compile(r"\b(we|our|ours|proposed)\b", re.I)
 # 2005), T-SEG obtains …") or a possessive name opens that clause or the sentence ("…, Merialdo’s trigram tagger was
 # reported to have an accuracy of 86.6%"; not "The Feature Assessor improves Hu’s precision …").
 CITES = re.compile(r"\((?:[^()]{0,60}?,?\s*)?(?:19|20)\d\d[a-z]?\)|\bet\s+al\b|^\s*[A-Z][a-z]+['’]s\s")
+# A citation right after the value: "The best previously reported error rate … was 75% (Kuhn and DeMori 1990)".
+CITED_AFTER = re.compile(r"^\s*%?\s*\((?:[^()]{0,60}?,?\s*)?(?:19|20)\d\d[a-z]?\)")
+# Measures where less is better: a rise in them is no improvement ("an F-measure error increase of 9.86%").
+LOWER_IS_BETTER = re.compile(r"\b(?:error|errors|perplexity|aer|wer|ter|loss)\b", re.I)
 OWNER = re.compile(r"\b(we|our|ours|us|their|theirs|his|her)\b", re.I)
 NOT_OWN = re.compile(r"\bour\s+(?:\w+\s+)?(?:baselines?|previous|earlier|prior)\b", re.I)  # "our baseline system" is not the proposal
-DELTA = re.compile(r"\b(by|improv\w*|gains?|increas\w*|reduc\w*|decreas\w*|absolute|relative)(?:\s+of)?\s*$", re.I)
+DELTA = re.compile(r"\b(by|improv\w*|gain(?:s|ed)?|increas\w*|reduc\w*|decreas\w*|absolute|relative)(?:\s+of)?\s*$", re.I)
 RELATIVE = re.compile(r"^(?:%\s)?(?:points?\s|pp\s)?(?:lower|higher|better|worse|less|more|above|below|faster|slower|times|fold)\b", re.I)
 CHANGES = ("improvement", "gain", "increase", "decrease", "drop", "reduction", "jump", "boost")  # nouns naming a change, not a measure
+DIRECTION = re.compile(r"improv|gain|increas|jump|boost|higher|more|over|above|better|drop|decreas|lower|loss|reduc", re.I)
 CHANGE_WORDS = frozenset(CHANGES) | {f"{w}s" for w in CHANGES}
 # A change named after the value ("a 2.1 percent F-measure improvement over ..."): a delta, not a level.
 CHANGE_AFTER = re.compile(rf"^(?:%\s|percent\s)?(?:(?:[\w\-]+\s){{0,4}}(?:{'|'.join(CHANGES)})s?|relative|absolute"
@@ -87,6 +93,13 @@ def specific(name: str) -> bool:
 
 # How authors introduce their method by name: "a model named X", "we propose X".
 NAMED_AS = re.compile(r"\b(?:called|named|dubbed|termed|coined)\s+(?:the\s+|an?\s+)?$", re.I)
+# What a paper evaluates on; lower case only, so "the Test of English as a Foreign Language" names no test. A
+# measure "for" a name is often one of a class ("recall for AIM"), not a dataset's.
+EVALUATED = re.compile(r"\b(?:test(?:ed|ing|s)?|evaluat\w*|benchmarks?|held[- ]out|(?:development|dev) (?:set|data)|"
+                       rf"(?:results?|experiments?|performance) (?:on|over|for|with)|(?:scores?|(?i:{METRIC_WORDS})) (?:on|over)|"
+                       r"report(?:s|ed)? (?:results? )?on)\b|"
+                       r"^(?:(?:\S+\s+){0,2}(?:test|development|dev|evaluation|held-out)\s+(?:sets?|data|corpus|material)|"
+                       r"for (?:testing|evaluation))\b")
 AUTHORS = re.compile(r"\b(?:we|our|this paper|this work)\b", re.I)
 # In the abstract, what "this network" names is the paper's own: "This network, called CRF-RNN, ..."
 THIS_ONE = re.compile(r"\b(?:this|the proposed|the resulting)\s+(?:[\w\-]+\s+){0,2}?(?:network|model|method|approach|architecture|"
@@ -116,6 +129,21 @@ class PaperAnalysis:
 
     def first_sid(self, ci: int) -> int:
         return self.sentences[self.clusters[ci].mentions[0][0]].sid
+
+    def evaluated_sid(self, ci: int) -> int | None:
+        """The first prose sentence that names cluster `ci` as what the paper evaluates on, the cue next to the
+        name ("tested on OP1", "evaluated against SemCor", "the MT08 test set"), and qualifies nothing (see
+        `plain_sid`); else None. A dataset the paper only uses, builds from or thanks a grant for ("The method
+        uses … probabilities over WordNet", "IRI 96-19124") is no result's setting."""
+        for si, a, b in self.clusters[ci].mentions:
+            sent, toks = self.sentences[si], self.tokens[si]
+            if sent.kind != "prose" or b > len(toks):
+                continue
+            start, end = toks[a][1], toks[b - 1][2]
+            if ((EVALUATED.search(sent.text[max(0, start - 60):start]) or EVALUATED.match(sent.text[end:end + 30].lstrip(" )")))
+                    and not qualifies(sent.text)):
+                return sent.sid
+        return None
 
     def plain_sid(self, ci: int) -> int | None:
         """The first sentence naming cluster `ci` that qualifies nothing ("not", "only", "over 99%"),
@@ -323,6 +351,8 @@ def result_facts(sm: SourceMap, pa: PaperAnalysis, prov: Provenance) -> tuple[li
                 continue  # "5.3 Precision for the Words with High Confidence": a section number run into the sentence
             if i > 0 and words[i - 1] in ("P", "R", "F"):
                 continue  # "P 78.77 / R 63.94 / F1 70.58": a measure abbreviated to a letter the tagger does not mark
+            if i > 0 and words[i - 1] in ("x", "×", "*", "·"):
+                continue  # "Exact match = correct / assigned x 100%": a formula's factor
             if i in lists and i not in aligned:
                 continue  # one of a list of values ("75.49%, 80.87% and 79.12% for ..."), each under a setting the sentence does not pair
             if _setting(words, spans, i):
@@ -344,7 +374,8 @@ def result_facts(sm: SourceMap, pa: PaperAnalysis, prov: Provenance) -> tuple[li
             # paper's own method, datasets or task (a verbatim fact of the sentence keeps it otherwise).
             owners = OWNER.findall(before_value)
             cites = (owners[-1].lower() in ("their", "theirs", "his", "her") if owners
-                     else (CITES.search(_value_clause(before_value)) or CITES.match(sent.text)) is not None
+                     else (CITES.search(_value_clause(before_value)) or CITES.match(sent.text)
+                           or CITED_AFTER.match(sent.text[toks[i][2]:])) is not None
                      and not AUTHOR.search(sent.text))
             nearest = method is None  # not named by "respectively" nor right after the value
             method = method or _later_owner(words, candidates, _nearest(systems, "Method", i, before_first=True), i)
@@ -377,12 +408,16 @@ def result_facts(sm: SourceMap, pa: PaperAnalysis, prov: Provenance) -> tuple[li
             if data is not None:
                 dataset = _surface(sent.text, toks, data)
             else:
-                # The dataset the model pairs with this method, else the paper's main evaluation dataset.
+                # The dataset the model pairs with this method, else the paper's main dataset: only one the paper says
+                # it evaluates on, cited by the sentence that says so (else the result is stated on no dataset).
                 ci = pa.cluster_of(si, method[0]) if method is not None else own
                 paired = [d for m, d, _ in pa.pairs if m == ci] or [d for d in [pa.main("Material", salient_only=True)] if d is not None]
-                dataset = pa.clusters[paired[0]].name if paired else ""
-                if paired:
-                    evidence.append(pa.first_sid(paired[0]))
+                # A language alone ("English") is a setting only where the value's own sentence says so.
+                found = next(((d, sid) for d in paired if not NATURAL_LANGUAGE.fullmatch(pa.clusters[d].name)
+                              and (sid := pa.evaluated_sid(d)) is not None), None)
+                dataset = pa.clusters[found[0]].name if found else ""
+                if found:
+                    evidence.append(found[1])
             task_span = _nearest(spans, "Task", i)
             task = _surface(sent.text, toks, task_span) if task_span is not None else ""
             if task_span is None and task_sid is not None and not cites:
@@ -392,10 +427,13 @@ def result_facts(sm: SourceMap, pa: PaperAnalysis, prov: Provenance) -> tuple[li
             text = w + ("%" if percent else "")
             before, change = " ".join(words[max(0, i - 3):i]), CHANGE_AFTER.match(" ".join(words[i + 1:i + 8]))
             delta = bool(DELTA.search(before)) or bool(change)
-            # "an 8% drop in recall", "reducing relative error by 8%"
-            down = re.search(r"drop|decreas|lower|loss|reduc", change.group(0) if change else " ".join(words[max(0, i - 5):i]), re.I)
+            # "an 8% drop in recall", "reducing relative error by 8%"; a change after the value that names no direction
+            # ("reduces errors by 10% relative") leaves it to the words before
+            said = change.group(0) if change and DIRECTION.search(change.group(0)) else " ".join(words[max(0, i - 5):i])
+            down = re.search(r"drop|decreas|lower|loss|reduc", said, re.I)
             verb = (f"achieves {metric_name} of {text}" if delta and re.search(r"reduction|improvement|gain", metric_name, re.I)
                     else f"lowers {metric_name} by {text}" if delta and down
+                    else f"raises {metric_name} by {text}" if delta and LOWER_IS_BETTER.search(metric_name)
                     else f"improves {metric_name} by {text}" if delta else f"reaches {text} {metric_name}")
             statement = f"{method_name} {verb}" + (f" on {dataset}" if dataset else "") + (f" for {task}" if task else "")
             statement = statement[:1].upper() + statement[1:]  # a sentence, though the method is written "trigram tagger"

@@ -20,6 +20,18 @@ METRIC_WORDS = (
     "kappa|auc|ndcg|exact match|top-1 accuracy|top-5 accuracy|mean iou|miou|iou|psnr|ssim|bpc|cider|spice|em"
 )
 METRIC_RE = re.compile(rf"\b({METRIC_WORDS})\b", re.I)
+# Natural languages are a closed class, known by name rather than tagged: QA answers "which languages" with them
+# (tasks/qa.py), and a result takes a language alone as its setting only from its own sentence (l1/results.py).
+LANGUAGE_NAMES = ("English|German|French|Spanish|Italian|Portuguese|Dutch|Russian|Chinese|Mandarin|Cantonese|Japanese|Korean|"
+                  "Arabic|Hebrew|Hindi|Urdu|Bengali|Persian|Farsi|Turkish|Swedish|Danish|Norwegian|Finnish|Estonian|Hungarian|"
+                  "Czech|Polish|Slovak|Slovene|Slovenian|Croatian|Serbian|Bulgarian|Romanian|Greek|Ukrainian|Vietnamese|Thai|"
+                  "Indonesian|Malay|Tagalog|Swahili|Amharic|Yoruba|Hausa|Igbo|Zulu|Xhosa|Afrikaans|Tamil|Telugu|Marathi|"
+                  "Gujarati|Punjabi|Basque|Catalan|Galician|Welsh|Irish|Latvian|Lithuanian|Icelandic|Mongolian|Tibetan|"
+                  "Uyghur|Kazakh|Uzbek|Latin|Sanskrit|Maltese|Albanian|Armenian|Georgian|Nepali|Sinhala|Burmese|Khmer|Lao|"
+                  "Sepedi|Setswana|Sesotho|Xitsonga|Tshivenda|siSwati|isiNdebele|isiZulu|isiXhosa")
+# Families, answered as a group when the text names one ("Nguni languages", "the Romance languages").
+LANGUAGE_FAMILIES = "Nguni|Sotho|Bantu|Romance|Germanic|Slavic|Semitic|Indo-European|Dravidian|Turkic|Uralic|Austronesian"
+NATURAL_LANGUAGE = re.compile(rf"(?:{LANGUAGE_NAMES})")
 # Words before a number that points somewhere ("table 5", "section 4.1"): the number is no quantity.
 # A part of the paper or of a tool a number names ("Section 4.2", "sections 4.2 and 4.3", "§5.2", "Theorem 5.1",
 # "version 2.0"), not a quantity.

@@ -18,6 +18,7 @@ import time
 
 from pydantic import BaseModel, Field
 
+from ..l2.mentions import LANGUAGE_FAMILIES, LANGUAGE_NAMES
 from ..llm.client import LLMClient, LLMOutputError
 from ..views.views import KnowledgeBase
 from .common import TaskAnswer, check_text_input, cited_sources, count_tokens
@@ -58,16 +59,6 @@ COUNTED_IN = re.compile(r"^(?:tweets?|sentences?|documents?|words?|tokens?|artic
                         r"entries|records?|samples?|cases?|characters?|rows?|hours?|abstracts?|texts?|comments?|items?)\b", re.I)
 SIZE_Q = re.compile(r"^(?:how (?:big|large) (?:is|are|was|were)|what (?:is|was|are|were) the size of) (?:the |their |its |this |a )?"
                     r"(?:[\w\-]+ ){0,3}(?:data|dataset|corpus|corpora|set|lexicon|vocabulary|collection|sample)\b", re.I)
-# Natural languages are a closed class: "which languages" is answered with their names, not tagged mentions.
-LANGUAGE_NAMES = ("English|German|French|Spanish|Italian|Portuguese|Dutch|Russian|Chinese|Mandarin|Cantonese|Japanese|Korean|"
-                  "Arabic|Hebrew|Hindi|Urdu|Bengali|Persian|Farsi|Turkish|Swedish|Danish|Norwegian|Finnish|Estonian|Hungarian|"
-                  "Czech|Polish|Slovak|Slovene|Slovenian|Croatian|Serbian|Bulgarian|Romanian|Greek|Ukrainian|Vietnamese|Thai|"
-                  "Indonesian|Malay|Tagalog|Swahili|Amharic|Yoruba|Hausa|Igbo|Zulu|Xhosa|Afrikaans|Tamil|Telugu|Marathi|"
-                  "Gujarati|Punjabi|Basque|Catalan|Galician|Welsh|Irish|Latvian|Lithuanian|Icelandic|Mongolian|Tibetan|"
-                  "Uyghur|Kazakh|Uzbek|Latin|Sanskrit|Maltese|Albanian|Armenian|Georgian|Nepali|Sinhala|Burmese|Khmer|Lao|"
-                  "Sepedi|Setswana|Sesotho|Xitsonga|Tshivenda|siSwati|isiNdebele|isiZulu|isiXhosa")
-# Families, answered as a group when the text names one ("Nguni languages", "the Romance languages").
-LANGUAGE_FAMILIES = "Nguni|Sotho|Bantu|Romance|Germanic|Slavic|Semitic|Indo-European|Dravidian|Turkic|Uralic|Austronesian"
 LANGUAGE = re.compile(rf"\b(?:(?:{LANGUAGE_FAMILIES})\s+languages|(?:{LANGUAGE_NAMES})(?:\s?[-–/]\s?(?:{LANGUAGE_NAMES}))?)\b")
 
 

@@ -1,5 +1,7 @@
 """Result facts: values bound to method, metric, dataset and task, standing alone."""
 
+import re
+
 from scholarstack.l1.offline import extract_facts
 from scholarstack.l1.results import specific, title_system_name
 from scholarstack.models import SourceMap
@@ -332,3 +334,57 @@ def test_a_value_of_cited_work_is_a_result_only_with_the_method_and_dataset_its_
     assert "Brown corpus" in kupiec.quantities[0].dataset and not kupiec.quantities[0].task and kupiec.evidence == ["P:6"]
     assert results["1.5"].quantities[0].delta  # "points jump": a change, not a level
     assert {"52%", "6%"} <= set(results) and "Penn Treebank" in results["52%"].quantities[0].dataset
+
+
+def test_a_dataset_from_another_sentence_is_one_the_paper_evaluates_on_cited_where_it_says_so():
+    from scholarstack.l1.results import PaperAnalysis
+    from scholarstack.learned.doc_entities import Cluster
+
+    def analysis(*texts: str, name: str = "WordNet") -> PaperAnalysis:
+        sentences = [Sentence(sid=i, text=t, kind="prose") for i, t in enumerate(texts, 1)]
+        tokens = [[(w.group(0), w.start(), w.end()) for w in re.finditer(r"\S+", t)] for t in texts]
+        mentions = [(si, i, i + 1) for si, row in enumerate(tokens) for i, (w, _, _) in enumerate(row) if w.strip(".,") == name]
+        cluster = Cluster(key=name.lower(), type="Material", mentions=mentions, salience=0.9)
+        return PaperAnalysis(sentences=sentences, tokens=tokens, doc=None, clusters=[cluster], salient=[0], pairs=[])
+
+    # A00-2034:3, a grant: what the method uses, or who paid, is no result's setting
+    assert analysis("The method uses selectional preferences acquired as probability distributions over WordNet .",
+                    "This work was supported by a grant for WordNet research .").evaluated_sid(0) is None
+    # C02-1114:4 (shortened), C96-1005: the cue next to the name; the first such sentence is cited
+    pa = analysis("We use WordNet .", "The algorithm achieves 82% accuracy , evaluated against WordNet classes .",
+                  "The results of the experiments have been evaluated against WordNet .")
+    assert pa.evaluated_sid(0) == 2
+    assert analysis("Results are given on the OP1 test set .", name="OP1").evaluated_sid(0) == 1
+    # a sentence that qualifies ("only") is not cited for the name
+    assert analysis("We tested only on a small part of OP1 .", name="OP1").evaluated_sid(0) is None
+
+
+def test_a_result_takes_the_papers_dataset_only_where_the_paper_says_it_evaluates_on_it():
+    sm = paper("We present CRF-Tagger, a part-of-speech tagger based on conditional random fields.",
+               "CRF-Tagger uses word clusters induced from the Brown corpus.",
+               "We obtained 63% accuracy on the causative verbs.")
+    [fact] = [f for f in extract_facts(sm) if f.variant.startswith("r")]
+    assert fact.quantities[0].text == "63%" and not fact.quantities[0].dataset and " on " not in fact.statement
+    tested = paper("We present CRF-Tagger, a part-of-speech tagger based on conditional random fields.",
+                   "CRF-Tagger uses word clusters induced from the Brown corpus.",
+                   "CRF-Tagger was trained on sections 2-21 and tested on section 23 of the Penn Treebank.",
+                   "We obtained 63% accuracy on the causative verbs.")
+    [fact] = [f for f in extract_facts(tested) if f.variant.startswith("r")]
+    assert "Penn Treebank" in fact.quantities[0].dataset and "P:3" in fact.evidence and "P:2" not in fact.evidence
+
+
+def test_a_gain_a_rise_in_error_a_citation_after_the_value_and_a_formulas_factor():
+    sm = paper("We present CRF-Tagger, a part-of-speech tagger based on conditional random fields.",
+               # E06-1042, J04-4004, J93-2006, J01-3001 (shortened)
+               "We gained 4.9%, bringing us to an average f-score of 53.8%.",
+               "The clean-room model has a 10.6% increase in F-measure error on the Penn Treebank.",
+               # D11-1006:172 (shortened)
+               "On average, our tagger reduces errors by 12% relative over the HMM tagger.",
+               "The best previously reported error rate based on probabilistic models was 75% (Kuhn and DeMori 1990).",
+               "Exact match = correct senses / assigned senses x 100% on the Penn Treebank.")
+    results = {f.quantities[0].text: f for f in extract_facts(sm) if f.variant.startswith("r")}
+    assert results["4.9%"].quantities[0].delta and "improves f-score by 4.9%" in results["4.9%"].statement
+    assert "reaches 53.8% f-score" in results["53.8%"].statement
+    assert "raises F-measure error by 10.6%" in results["10.6%"].statement
+    assert "lowers errors by 12%" in results["12%"].statement
+    assert "75%" not in results and "100%" not in results, list(results)
