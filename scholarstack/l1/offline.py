@@ -745,8 +745,9 @@ FRAGMENT = re.compile(r"^(?:[a-z]{2,}-|[a-z]+\b(?![\-\d])|[,;:=\])]|\.(?!\d)|\("
                       r"(?:Has|Have|Had|Is|Are|Was|Were|Does|Do|Did)\b(?!.*\?\s*$))")
 SHARED_SUBJECT = re.compile(r"(?:has|have|had|is|are|was|were|does|do|did|can|could|will|would|may|might|must|should)\b", re.I)
 LOWER_NAME = re.compile(r"[a-z]+-?\d")  # a gene's or a protein's name: "caspase-11", "p53", "n-3"
-# "our approach.In the next section", "parts of speech (POS).This paper": a missed sentence break
-GLUED = re.compile(r"(?:(?<=[a-z0-9)]{2})|(?<=\w\)))\.(?=[A-Z][a-z])")
+# "our approach.In the next section", "parts of speech (POS).This paper": a missed sentence break; so is a footnote's
+# number run in after the full stop ("… all three scorers.7 Similar trends can be observed …"), which is left out
+GLUED = re.compile(r"(?:(?<=[a-z0-9)]{2})|(?<=\w\)))\.(?=[A-Z][a-z])|(?<=[a-z]{2})\.\d{1,2}\s+(?=[A-Z][a-z])")
 CLAUSE_BREAK = re.compile(r";\s+(?:however,?\s+|but\s+|whereas\s+)?|,\s+(?:but|whereas)\s+")
 
 
