@@ -96,23 +96,33 @@ VERB_RE = re.compile(  # not after a determiner: "the claim", "our results", "it
 # runs", "two sets") or a coordinated verb ("…, but slightly decreases"), a clause opened before it makes it that
 # clause's verb ("As coordination occurs …", "… cases when the system classifies …"), or a verb follows it.
 WORD_S = re.compile(r"(?<= )[a-z]{3,}s\b(?!-)")
+# A past form is the verb only with its object after it: a number or a determiner ("contained 140", "averaged 92%").
+WORD_ED = re.compile(r"(?<= )[a-z]{3,}(?<!e)ed\b")
+ED_OBJECT = re.compile(r"(?:\d|(?:the|a|an|its|their|his|her)\s)")
+AUXILIARIES = frozenset("is are was were be been being has have had get gets got having".split())
 NOT_BEFORE_VERB = verb_forms.NOUN_WORDS | {"it", "they", "this", "these", "there", "and", "or", "but", "nor"}
 OPENS_CLAUSE = frozenset("that which who whom whose when where if whether as because since while although though than "
                          "how what why".split())
 
 
 def main_verb(text: str) -> re.Match | None:
-    """The main verb a subject stands before: VERB_RE's first, or an earlier one of the lexicon's."""
+    """The main verb a subject stands before: VERB_RE's first, or an earlier one of the lexicon's, or an earlier
+    past form with its object ("The first decile … contained 140 cue phrases", "Accuracy averaged 92-93%")."""
     m = VERB_RE.search(text)
     forms = verb_forms.load()
-    for w in WORD_S.finditer(text, 0, m.start() if m else len(text)):
-        if w.group(0) not in forms:
+    end = m.start() if m else len(text)
+    for w in sorted([*WORD_S.finditer(text, 0, end), *WORD_ED.finditer(text, 0, end)], key=lambda w: w.start()):
+        past = w.group(0).endswith("ed")
+        if not past and w.group(0) not in forms:
             continue
         before = [b.lower() for b in text[: w.start()].split()]
         near = next((b for b in reversed(before) if not b.endswith("ly")), "")  # past its adverbs
         if not near or near in NOT_BEFORE_VERB or near[0].isdigit() or OPENS_CLAUSE.intersection(before):
             continue
-        if not VERB_RE.match(rest := text[w.end():].lstrip()) and rest.split(" ", 1)[0] not in forms:
+        rest = text[w.end():].lstrip()
+        if past and (near in AUXILIARIES or not ED_OBJECT.match(rest)):
+            continue  # "was followed by", "the model trained on WSJ is …": a participle
+        if not VERB_RE.match(rest) and rest.split(" ", 1)[0] not in forms:
             return w
     return m
 
@@ -540,6 +550,11 @@ LIST_END = re.compile(r"^(?:and|or)\s+", re.I)
 # A prepositional phrase before the noun ("with precision loss the time complexity"): from the noun on.
 PREPOSITION_LEAD = re.compile(r"^(?:with|without|for|from|in|on|at|by|under|after|before|during|through|to|of|into|over)"
                               r"\s+[^,]*?\s+(?=(?:the|a|an|this|these|its|their|our)\s)", re.I)
+# A lead phrase, then the authors before their verb; not a relative clause ("The features we used are …")
+_WE = r"we(?:\s+(?:\w+ly|then|also|first|further|now|next))?\s*$"
+LEAD_THEN_WE = re.compile(r"^(?:with|without|for|from|in|on|at|by|under|after|before|during|through|near|given|following|"
+                          rf"(?!\w*thing\b)\w+ing)\b(?:[^,]|,(?=\d{{3}}))*?\s+{_WE}", re.I)
+AFTER_COMMA_WE = re.compile(rf",\s*{_WE}", re.I)
 # An adverb between the subject and its verb ("The graph also shows", "researchers routinely use").
 TRAILING_ADVERB = re.compile(r"(?:\s+(?:also|then|not|only|still|often|now|thus|therefore|further|always|never|already|even|"
                              r"(?!(?:family|assembly|anomaly|supply|reply|monopoly|butterfly|ally|rally|poly|apply)\b)[a-z]{3,}ly))+$")
@@ -589,6 +604,8 @@ def find_subject(text: str, system: str) -> str:
     if (cited := CITED_AUTHORS.match(text)) and (nxt := AFTER_CITED.match(text, cited.end())) and not VERB_RE.match(text, nxt.end()):
         return cited.group(1)
     m = main_verb(text)
+    if m and (LEAD_THEN_WE.match(text[: m.start()]) or AFTER_COMMA_WE.search(text[: m.start()])):
+        return system  # "Under the first approach we proposed …", "To create …, we selected 20 tags …"
     head = RELATIVE_END.sub("", text[: m.start()] if m else text)
     if clause := CLAUSE_AFTER.search(head):
         head = head[: clause.start()]
@@ -601,10 +618,12 @@ def find_subject(text: str, system: str) -> str:
         return cited.group(1)  # "(Pasca, 2007a) reports ...", "Zhao and Vogel (2002) go ...": the cited authors
     # Without its asides ("(x, y)", "(Brill, 1994, Magerman, 1995)"), whose commas would cut it up.
     chunks = [c.strip() for c in re.split(r",(?!\d{3})", PARENTHETICAL.sub(" ", head)) if c.strip()]  # not "60,000"
-    if any(re.match(r"we\s", c, re.I) for c in chunks[1:]):
-        return system  # "To evaluate X, we conducted five experiments, each …": the authors'
+    if any(re.match(r"we(?:\s|$)", c, re.I) for c in chunks[1:]):
+        return system  # "To evaluate X, we conducted five experiments, each …", "To create …, we selected …": the authors'
     for k in range(len(chunks) - 1, -1, -1):
         chunk, listed = chunks[k], False
+        if k and re.match(r"[a-z]+ed\s+by\b", chunk):
+            continue  # an aside: "The first decile of the transcript, defined by length in words, contained …"
         if AUTHOR_START.match(chunk):
             return system  # "Beginning with a large stable of clues, we identify ...": the authors'
         if LIST_END.match(chunk):

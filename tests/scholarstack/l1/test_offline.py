@@ -593,6 +593,19 @@ def test_the_subject_ends_at_a_learned_verb_a_relative_clause_or_the_authors_fra
         # a relative clause in a noun phrase: its noun, not a name inside the clause
         "The features which Collins used are simple.": "features",
         "The only condition under which choosing the first sense is more effective is rare.": "only condition",
+        # a past form with its object after it is the verb (first 300 ACL papers, session 46); a participle is not
+        "Accuracy averaged 92-93%, with a peak of 93.7%.": "Accuracy",
+        "The resulting data set contained 5384 sentences.": "resulting data set",
+        "Each annotator completed the four genres in a different permutation.": "annotator",
+        "The first decile of the transcript, defined by length in words, contained 140 cue phrases.": "decile of the transcript",
+        "The selected features were combined with the baseline.": "selected features",
+        "The features we used are listed in Table 2.": "features",
+        # the authors after a lead phrase or a comma: theirs, not the lead's words
+        "Under the first approach we proposed a novel directional measure for scoring entailment rules.": system,
+        "From a training run of 15,000 sentences we observed 87,704 mnemonic productions.": system,
+        "Near each Holder we then identified a region in which sentiments would be considered.": system,
+        "To create a consistent dataset for experimenting with our model, we selected 20 tags of medium frequency.": system,
+        "Something we learned the hard way is that the corpus is noisy.": "Something",
     }
     for sentence, subject in cases.items():
         assert find_subject(sentence, system) == subject, sentence
