@@ -86,7 +86,7 @@ METRIC_RE = re.compile(rf"\b({_METRIC_NAMES})\b", re.I)
 VERB_RE = re.compile(  # not after a determiner: "the claim", "our results", "its uses" are nouns
     r"(?<!\bthe )(?<!\ba )(?<!\ban )(?<!\bour )(?<!\bits )(?<!\btheir )"
     r"\b(is|are|was|were|has|have|had|can|cannot|could|may|might|must|will|would|should|achieves?|achieved|outperforms?|"
-    r"outperformed|yields?|yielded|shows?|showed|uses?|used|improves?|improved|performs?|performed|reduces?|"
+    r"outperformed|yields?|yielded|shows?|showed|uses?|used|improves?|improved|performs?|performed|reduces?|consisted|relied|"
     r"reduced|increases?|increased|leads?|led|gives?|gave|obtains?|obtained|reaches|reached|requires?|"
     r"provides?|produces?|consists?|contains?|depends?|allows?|makes?|results?(?=\s+(?:in|from)\b)|relies|converges?|fails?|"
     r"suffers?|remains?|seems?|appears?|tends?|does|do|did|reports?|reported|finds?|found|argues?|claims?|"
@@ -98,7 +98,7 @@ VERB_RE = re.compile(  # not after a determiner: "the claim", "our results", "it
 WORD_S = re.compile(r"(?<= )[a-z]{3,}s\b(?!-)")
 # A past form is the verb only with its object after it: a number or a determiner ("contained 140", "averaged 92%").
 WORD_ED = re.compile(r"(?<= )[a-z]{3,}(?<!e)ed\b")
-ED_OBJECT = re.compile(r"(?:\d|(?:the|a|an|its|their|his|her)\s)")
+ED_OBJECT = re.compile(r"(?:(?:\w+ly|about|over|only|nearly|almost|some)\s+)?(?:\d|(?:the|a|an|its|their|his|her)\s)")
 AUXILIARIES = frozenset("is are was were be been being has have had get gets got having".split())
 NOT_BEFORE_VERB = verb_forms.NOUN_WORDS | {"it", "they", "this", "these", "there", "and", "or", "but", "nor"}
 OPENS_CLAUSE = frozenset("that which who whom whose when where if whether as because since while although though than "

@@ -596,6 +596,8 @@ def test_the_subject_ends_at_a_learned_verb_a_relative_clause_or_the_authors_fra
         # a past form with its object after it is the verb (first 300 ACL papers, session 46); a participle is not
         "Accuracy averaged 92-93%, with a peak of 93.7%.": "Accuracy",
         "The resulting data set contained 5384 sentences.": "resulting data set",
+        "The corpus of trees included approximately 2,850 rule occurrences.": "corpus of trees",
+        "The test set consisted of 1,185 held-out bitexts at all lengths.": "test set",
         "Each annotator completed the four genres in a different permutation.": "annotator",
         "The first decile of the transcript, defined by length in words, contained 140 cue phrases.": "decile of the transcript",
         "The selected features were combined with the baseline.": "selected features",
