@@ -16,13 +16,12 @@ from dataclasses import dataclass
 from pydantic import BaseModel, Field
 
 from ..l2.entities import normalise
+from ..l2.mentions import LOWER_IS_BETTER
 from ..views.lexical import STOP
 from .graph import Evidence
 
 SUFFIXES = ("ations", "ation", "ings", "ing", "ers", "er", "ions", "ion", "es", "s", "ed")
 STOPWORDS = STOP | {"using", "based", "about"}
-# Metrics where a smaller figure is the better one (error rates, times, perplexity).
-LOWER_IS_BETTER = re.compile(r"\b(error|errors|wer|ter|cer|loss|perplexity|time|times|latency|seconds?|ms|distance|rank)\b", re.I)
 
 
 class SeedIdea(BaseModel):

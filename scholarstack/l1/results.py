@@ -23,7 +23,7 @@ from itertools import pairwise
 from ..learned import doc_entities, mention_tagger
 from ..models import Context, Fact, FactType, Provenance, Quantity, SourceMap, Verification
 from ..models.common import stable_hash
-from ..l2.mentions import METRIC_RE, METRIC_WORDS, NATURAL_LANGUAGE, points, with_known_names
+from ..l2.mentions import LOWER_IS_BETTER, METRIC_RE, METRIC_WORDS, NATURAL_LANGUAGE, points, with_known_names
 from ..verify import qualifies, verify_fact
 
 CITABLE = ("prose", "caption", "table_row")
@@ -38,14 +38,13 @@ AUTHOR = re.compile(r"\b(we|our|ours|proposed)\b", re.I)
 CITES = re.compile(r"\((?:[^()]{0,60}?,?\s*)?(?:19|20)\d\d[a-z]?\)|\bet\s+al\b|^\s*[A-Z][a-z]+['’]s\s")
 # A citation right after the value: "The best previously reported error rate … was 75% (Kuhn and DeMori 1990)".
 CITED_AFTER = re.compile(r"^\s*%?\s*\((?:[^()]{0,60}?,?\s*)?(?:19|20)\d\d[a-z]?\)")
-# Measures where less is better: a rise in them is no improvement ("an F-measure error increase of 9.86%").
-LOWER_IS_BETTER = re.compile(r"\b(?:error|errors|perplexity|aer|wer|ter|loss)\b", re.I)
 OWNER = re.compile(r"\b(we|our|ours|us|their|theirs|his|her)\b", re.I)
 NOT_OWN = re.compile(r"\bour\s+(?:\w+\s+)?(?:baselines?|previous|earlier|prior)\b", re.I)  # "our baseline system" is not the proposal
 DELTA = re.compile(r"\b(by|improv\w*|gain(?:s|ed)?|increas\w*|reduc\w*|decreas\w*|absolute|relative)(?:\s+of)?\s*$", re.I)
 RELATIVE = re.compile(r"^(?:%\s)?(?:points?\s|pp\s)?(?:lower|higher|better|worse|less|more|above|below|faster|slower|times|fold)\b", re.I)
 CHANGES = ("improvement", "gain", "increase", "decrease", "drop", "reduction", "jump", "boost")  # nouns naming a change, not a measure
-DIRECTION = re.compile(r"improv|gain|increas|jump|boost|higher|more|over|above|better|drop|decreas|lower|loss|reduc", re.I)
+DOWN = re.compile(r"drop|decreas|lower|loss|reduc", re.I)  # a change that lowers the measure
+DIRECTION = re.compile(rf"improv|gain|increas|jump|boost|higher|more|over|above|better|{DOWN.pattern}", re.I)
 CHANGE_WORDS = frozenset(CHANGES) | {f"{w}s" for w in CHANGES}
 # A change named after the value ("a 2.1 percent F-measure improvement over ..."): a delta, not a level.
 CHANGE_AFTER = re.compile(rf"^(?:%\s|percent\s)?(?:(?:[\w\-]+\s){{0,4}}(?:{'|'.join(CHANGES)})s?|relative|absolute"
@@ -430,7 +429,7 @@ def result_facts(sm: SourceMap, pa: PaperAnalysis, prov: Provenance) -> tuple[li
             # "an 8% drop in recall", "reducing relative error by 8%"; a change after the value that names no direction
             # ("reduces errors by 10% relative") leaves it to the words before
             said = change.group(0) if change and DIRECTION.search(change.group(0)) else " ".join(words[max(0, i - 5):i])
-            down = re.search(r"drop|decreas|lower|loss|reduc", said, re.I)
+            down = DOWN.search(said)
             verb = (f"achieves {metric_name} of {text}" if delta and re.search(r"reduction|improvement|gain", metric_name, re.I)
                     else f"lowers {metric_name} by {text}" if delta and down
                     else f"raises {metric_name} by {text}" if delta and LOWER_IS_BETTER.search(metric_name)
