@@ -95,9 +95,8 @@ VERB_RE = re.compile(  # not after a determiner: "the claim", "our results", "it
 # "His system averages 3.48 subentries"), unless the word before makes it a plural noun ("the costs", "different
 # runs", "two sets") or a coordinated verb ("…, but slightly decreases"), a clause opened before it makes it that
 # clause's verb ("As coordination occurs …", "… cases when the system classifies …"), or a verb follows it.
-WORD_S = re.compile(r"(?<= )[a-z]{3,}s\b(?!-)")
 # A past form is the verb only with its object after it: a number or a determiner ("contained 140", "averaged 92%").
-WORD_ED = re.compile(r"(?<= )[a-z]{3,}(?<!e)ed\b")
+WORD_S_OR_ED = re.compile(r"(?<= )(?:[a-z]{3,}s\b(?!-)|[a-z]{3,}(?<!e)ed\b)")
 ED_OBJECT = re.compile(r"(?:(?:\w+ly|about|over|only|nearly|almost|some)\s+)?(?:\d|(?:the|a|an|its|their|his|her)\s)")
 AUXILIARIES = frozenset("is are was were be been being has have had get gets got having".split())
 NOT_BEFORE_VERB = verb_forms.NOUN_WORDS | {"it", "they", "this", "these", "there", "and", "or", "but", "nor"}
@@ -110,8 +109,7 @@ def main_verb(text: str) -> re.Match | None:
     past form with its object ("The first decile … contained 140 cue phrases", "Accuracy averaged 92-93%")."""
     m = VERB_RE.search(text)
     forms = verb_forms.load()
-    end = m.start() if m else len(text)
-    for w in sorted([*WORD_S.finditer(text, 0, end), *WORD_ED.finditer(text, 0, end)], key=lambda w: w.start()):
+    for w in WORD_S_OR_ED.finditer(text, 0, m.start() if m else len(text)):
         past = w.group(0).endswith("ed")
         if not past and w.group(0) not in forms:
             continue
@@ -548,12 +546,13 @@ CLAUSE_AFTER = re.compile(r"(?<!\b[Tt]o)\s+(?:reveal|suggest|indicate|demonstrat
 # "Recall, precision, and alignment error rates …": the list's last item; the subject is the list.
 LIST_END = re.compile(r"^(?:and|or)\s+", re.I)
 # A prepositional phrase before the noun ("with precision loss the time complexity"): from the noun on.
-PREPOSITION_LEAD = re.compile(r"^(?:with|without|for|from|in|on|at|by|under|after|before|during|through|to|of|into|over)"
+_LEAD_PREPOSITIONS = "with|without|for|from|in|on|at|by|under|after|before|during|through"
+PREPOSITION_LEAD = re.compile(rf"^(?:{_LEAD_PREPOSITIONS}|to|of|into|over)"
                               r"\s+[^,]*?\s+(?=(?:the|a|an|this|these|its|their|our)\s)", re.I)
 # A lead phrase, then the authors before their verb; not a relative clause ("The features we used are …")
 _WE = r"we(?:\s+(?:\w+ly|then|also|first|further|now|next))?\s*$"
-LEAD_THEN_WE = re.compile(r"^(?:with|without|for|from|in|on|at|by|under|after|before|during|through|near|given|following|"
-                          rf"(?!\w*thing\b)\w+ing)\b(?:[^,]|,(?=\d{{3}}))*?\s+{_WE}", re.I)
+LEAD_THEN_WE = re.compile(rf"^(?:{_LEAD_PREPOSITIONS}|near|given|following|(?!\w*thing\b)\w+ing)\b"
+                          rf"(?:[^,]|,(?=\d{{3}}))*?\s+{_WE}", re.I)
 AFTER_COMMA_WE = re.compile(rf",\s*{_WE}", re.I)
 # An adverb between the subject and its verb ("The graph also shows", "researchers routinely use").
 TRAILING_ADVERB = re.compile(r"(?:\s+(?:also|then|not|only|still|often|now|thus|therefore|further|always|never|already|even|"
@@ -618,8 +617,8 @@ def find_subject(text: str, system: str) -> str:
         return cited.group(1)  # "(Pasca, 2007a) reports ...", "Zhao and Vogel (2002) go ...": the cited authors
     # Without its asides ("(x, y)", "(Brill, 1994, Magerman, 1995)"), whose commas would cut it up.
     chunks = [c.strip() for c in re.split(r",(?!\d{3})", PARENTHETICAL.sub(" ", head)) if c.strip()]  # not "60,000"
-    if any(re.match(r"we(?:\s|$)", c, re.I) for c in chunks[1:]):
-        return system  # "To evaluate X, we conducted five experiments, each …", "To create …, we selected …": the authors'
+    if any(re.match(r"we\s", c, re.I) for c in chunks[1:]):
+        return system  # "To evaluate X, we conducted five experiments, each …": the authors'
     for k in range(len(chunks) - 1, -1, -1):
         chunk, listed = chunks[k], False
         if k and re.match(r"[a-z]+ed\s+by\b", chunk):
