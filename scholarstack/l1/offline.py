@@ -45,15 +45,13 @@ TYPE_CUES: list[tuple[FactType, re.Pattern]] = [
         r"(?:the|our|this|a|an) hypothesis|(?:our|this|these|working|main) hypothes[ie]s|hypothesis\s+\d|"
         r"we conjecture|we expect|we suspect|we believe|we speculate|"
         r"it is (?:possible|likely) that|presumably|we predict)\b", re.I)),
+    # what a result states: an outcome, a comparison, a test's verdict
     (FactType.finding, re.compile(
-        r"\b(achiev\w*|outperform\w*|improv\w*|results? (?:show|indicate|suggest)\w*|accuracy|precision|recall|"
-        r"f-?scores?|f-?measure|f1|bleu|error rates?|significant(?:ly)?|better than|worse than|higher than|"
-        r"lower than|increas\w*|decreas\w*|reduc\w*|gains?|show(?:s|ed|n)? that|found that|find that|"
-        r"demonstrat\w*|observe[ds]?|effective|correlat\w*|associated with|"
-        # outcomes as the life sciences state them (SciFact's rationales): what regulates, requires, induces what
-        r"regulat\w*|requir\w*|induc\w*|inhibit\w*|activat\w*|promot\w*|suppress\w*|mediat\w*|implicat\w*|"
-        r"indicat\w*|reveal\w*|identif\w*|encodes|encoded by|confer\w*|predict\w*|dispensable|essential for|necessary for|"
-        r"sufficient (?:for|to)|(?:no|little|an?) effect|risks?|ratios?|"
+        r"\b(achiev\w*|outperform\w*|improv\w*|results? (?:show|indicate|suggest)\w*|"
+        r"significant(?:ly)?|better than|worse than|higher than|lower than|(?:more|less|fewer) [a-z]+ than|"
+        r"increas\w*|decreas\w*|reduc\w*|gains?|show(?:s|ed|n)? that|found that|find that|"
+        r"demonstrat\w*|observe[ds]?|effective|correlat\w*|reveal\w*|indicat(?:e|es|ed|ing) that|"
+        r"encodes|encoded by|"  # a gene's product (the method cue's "encod" is for what features and vectors encode)
         # "different" as what is compared ("are quite different", "different from"); any "different X" is ANY_DIFFERENT
         r"differ(?!ent\b)\w*|(?:is|are|was|were|be|been|quite|very|significantly|substantially|markedly|considerably|"
         r"strikingly|notably|fundamentally|completely|entirely|rather|so)\s+different|different\s+(?:from|than)|"
@@ -63,13 +61,26 @@ TYPE_CUES: list[tuple[FactType, re.Pattern]] = [
     (FactType.method_description, re.compile(
         r"\b(we (?:also |further |additionally |"
         r"(?:then |first |next |now |finally |subsequently )(?!describe|present|introduce|discuss))?(?:have |had )?"
-        r"(?:propose|present|introduce|describe|use|employ|apply|applied|adopt|train|develop|implement|define|extend|combine|"
+        r"(?:propose|present|introduce|describe|report|use|employ|apply|applied|adopt|train|develop|implement|define|extend|combine|"
         r"build|model|formulate|compute|estimate|represent|experiment)(?:d|ed|led)?|we (?:also |then |first )?(?:have |had )?built|"
         r"our (?:approach|method|model|system|"
         r"algorithm|framework|parser|tagger)|(?:is|are) based on|consists? of|is trained|is computed|"
         r"is defined|is estimated|(?:is|are|was|were|can be|could be|will be|may be) (?:also )?"
-        r"(?:applied|used|employed|adopted|implemented)|algorithm|encod\w*)\b", re.I)),  # a gene "encodes" (a finding); features "encode"
+        r"(?:applied|used|employed|adopted|implemented)|algorithm|encod\w*|"
+        # what the work sets out to do: the closest type to an aim ("The aim of this paper is to examine …")
+        r"we aim|(?:aim|goal|purpose|objective)s? of (?:this|the present|our) (?:paper|work|study|article|research))\b",
+        re.I)),  # a gene "encodes" (a finding); features "encode"
 ]
+# What a finding is often about, but a description names too: a measure ("We report yield in lieu of recall"), an
+# outcome verb of the life sciences (SciFact's rationales: what regulates, requires, induces what), which a method
+# uses in its own sense ("A simple edit distance metric was used to identify pairs", "Computing it requires O(n2)
+# steps"). With an outcome ("identify about 85% of the noun phrases") it is a finding; otherwise a description's
+# cue decides first.
+TOPIC_FINDING = re.compile(
+    r"\b(accuracy|precision|recall|f-?scores?|f-?measure|f1|bleu|error rates?|"
+    r"regulat\w*|requir\w*|induc\w*|inhibit\w*|activat\w*|promot\w*|suppress\w*|mediat\w*|implicat\w*|"
+    r"indicat\w*|identif\w*|confer\w*|predict\w*|dispensable|essential for|necessary for|"
+    r"sufficient (?:for|to)|(?:no|little|an?) effect|risks?|ratios?|associated with)\b", re.I)
 # Any "different X" is the weakest finding cue: it types a sentence only when no other cue does (with a method
 # cue, "We compared different models …" is a method description).
 ANY_DIFFERENT = re.compile(r"\bdifferent(?:ly)?\b", re.I)
@@ -440,8 +451,14 @@ def classify(text: str, in_abstract: bool = False, any_verb: bool = False) -> Fa
         if ftype == FactType.limitation and not pattern.search(NOT_LIMITATION.sub(" ", text)):
             described |= pattern.search(text) is not None
             continue
+        if ftype == FactType.finding and not pattern.search(text):
+            if TOPIC_FINDING.search(text) and OUTCOME.search(text):
+                return _finding_or_not(text)
+            continue
         if pattern.search(text):
             return _finding_or_not(text) if ftype == FactType.finding else ftype
+    if TOPIC_FINDING.search(text):
+        return _finding_or_not(text)
     if incidental_data:
         return FactType.dataset_description
     if described:

@@ -106,6 +106,18 @@ def test_types_from_cues():
     # features "encode" (a method); a gene that "encodes" a protein is a finding
     assert classify("There are features which encode rule instantiations in the derivation.") == FactType.method_description
     assert classify("The NT5C2 gene encodes a 5'-nucleotidase in relapse specimens.") == FactType.finding
+    # a measure or a life-science outcome verb is a finding's topic: a description's cue decides first, an outcome
+    # makes it a finding (ACL sentences)
+    for text in ("A simple edit distance metric was used to identify pairs of sentences within a cluster.",
+                 "Our translation algorithm requires a distinction between complements and adjuncts.",
+                 "We report yield in lieu of recall because the set of all correct answers is unknown.",
+                 "The aim of this paper is to examine how the accuracy of the tagger varies with the initial conditions."):
+        assert classify(text) == FactType.method_description, text
+    assert classify("Our system is able to correctly identify about 85% of the noun phrases in coreference chains.") == FactType.finding
+    assert classify("The standard ASCII code requires 8 bits per character.") == FactType.finding
+    assert classify("The annotated development corpus consists of 80 conference articles (12,188 sentences).") == FactType.dataset_description
+    # a comparison is a finding
+    assert classify("CCG supertagging is more difficult than POS tagging because the tag set is much larger.") == FactType.finding
     # a data word is what a sentence describes as its subject or with how the data were made; in passing, a method cue decides
     for text in ("The 250-example data set is a subset of the larger GEOQUERY corpus.",
                  "Each labeled dataset was split into a training set of 1600 instances and a test set of 400 instances.",
