@@ -571,6 +571,10 @@ _WE = r"we(?:\s+(?:\w+ly|then|also|first|further|now|next))?\s*$"
 LEAD_THEN_WE = re.compile(rf"^(?:{_LEAD_PREPOSITIONS}|near|given|following|(?!\w*thing\b)\w+ing)\b"
                           rf"(?:[^,]|,(?=\d{{3}}))*?\s+{_WE}", re.I)
 AFTER_COMMA_WE = re.compile(rf",\s*{_WE}", re.I)
+# Lead phrases before the subject ("Even with the CCGbank rule constraints, the parser …", "Using the BNC, …"): a name
+# in them is the setting, not what the statement is about
+LEAD_CHUNKS = re.compile(rf"^(?:(?:even|only|also|just)\s+)?(?:{_LEAD_PREPOSITIONS}|to|given|following|unlike|like|using|"
+                         r"compared\s+(?:to|with))\b(?:[^,;]|,(?=\d{3}))*,(?!\d{3})\s*", re.I)
 # An adverb between the subject and its verb ("The graph also shows", "researchers routinely use").
 TRAILING_ADVERB = re.compile(r"(?:\s+(?:also|then|not|only|still|often|now|thus|therefore|further|always|never|already|even|"
                              r"(?!(?:family|assembly|anomaly|supply|reply|monopoly|butterfly|ally|rally|poly|apply)\b)[a-z]{3,}ly))+$")
@@ -622,6 +626,8 @@ def find_subject(text: str, system: str) -> str:
     m = main_verb(text)
     if m and (LEAD_THEN_WE.match(text[: m.start()]) or AFTER_COMMA_WE.search(text[: m.start()])):
         return system  # "Under the first approach we proposed …", "To create …, we selected 20 tags …"
+    if m and (rest := _without_lead(text[: m.start()])) != text[: m.start()]:
+        return find_subject(text[m.start() - len(rest):], system)  # "Given the difficulties …, Mihalcea (2005) proposed …"
     head = RELATIVE_END.sub("", text[: m.start()] if m else text)
     if clause := CLAUSE_AFTER.search(head):
         head = head[: clause.start()]
@@ -655,6 +661,16 @@ def find_subject(text: str, system: str) -> str:
             tail = words if listed or len(words) <= 8 or FUNCTION_WORD.match(words[-8]) else words[-8:]
             return DANGLING.sub("", " ".join(tail)).strip(" ;:" if m else " ;:.") or system
     return system
+
+
+def _without_lead(head: str) -> str:
+    """The phrase before the main verb without its lead phrases, unless they are all of it ("In such cases, using
+    X, with or without Y, may lead …": the last is the subject) or it goes on their list ("Using X, and no Y, …")."""
+    rest = head
+    while (lead := LEAD_CHUNKS.match(rest)) and not (len(lead.group(0).split()) > 12 or VERB_RE.search(lead.group(0))
+                                                     or PAST.search(lead.group(0))):
+        rest = rest[lead.end():]  # (a verb the rules missed ran a phrase on: "At least three kinds … play a role …, …")
+    return rest if re.search(r"\w", rest) and not re.match(r"(?:and|or|but|nor)\b", rest, re.I) else head
 
 
 # A finite verb before any relative or subordinate clause ("with features that would make …", "for the case where the
@@ -763,6 +779,9 @@ def tagged_subject(text: str, spans: list[tuple[str, str]]) -> str | None:
     head = text[: m.start()] if (m := main_verb(text)) else text
     if CITED_AUTHORS.match(text) or AUTHORS_HEAD.match(head):
         return None  # cited authors are the subject (find_subject)
+    head = _without_lead(head)
+    if re.match(r"we\b", head, re.I):
+        return None  # "Using X, we …": the authors' (find_subject); "our results indicate that X …" goes on
     for surface, etype in spans:
         if etype in ("Method", "Material", "Task") and surface in head and not AUTHOR_START.match(surface):
             return TRAILING_ADVERB.sub("", surface)  # "CorMet dynamically obtains …": "CorMet"

@@ -625,6 +625,27 @@ def test_the_subject_ends_at_a_learned_verb_a_relative_clause_or_the_authors_fra
         assert find_subject(sentence, system) == subject, sentence
 
 
+def test_a_name_in_a_lead_phrase_is_the_setting_not_the_subject():
+    from scholarstack.l1.offline import _subject
+
+    system = "our tagger"
+    cases = {  # ACL sentences (first 300 papers, session 47), with the tagger's mention in the lead
+        "Even with the CCGbank rule constraints, the parser still builds many structures.": ("CCGbank", "parser"),
+        "Using either the gold-standard data set or the output of automatic parsers, the classifiers achieve higher F1 "
+        "scores.": ("automatic parsers", "classifiers"),
+        "After running his parser over the 1988 AP corpus (44 million words), Hindle found 4,112,943 triples.": ("parser", "Hindle"),
+        "Using this simple new approximate parsing algorithm, we train a new parser that can produce multiple parents.":
+            ("approximate parsing algorithm", system),
+        # not a lead: a gerund subject ("Using …" with no comma after it), or one whose words go on the lead's list
+        "Using 10 times as much data (20,000 tagged sentences) provides an improvement of only 1.5%.":
+            ("improvement", "Using 10 times as much data"),
+        "Using multiple decoding paths, and no explicit model merging at all, produced even better results.":
+            ("decoding paths", "decoding paths"),
+    }
+    for sentence, (mention, subject) in cases.items():
+        assert _subject(sentence, [(mention, "Method")], "previous", system) == subject, sentence
+
+
 def test_the_subject_is_a_whole_noun_phrase_not_a_piece_of_the_clause():
     from scholarstack.l1.offline import _subject
 
