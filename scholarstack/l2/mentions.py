@@ -22,7 +22,8 @@ METRIC_WORDS = (
 METRIC_RE = re.compile(rf"\b({METRIC_WORDS})\b", re.I)
 # Measures where a smaller figure is the better one (error rates, alignment error, times, perplexity): a rise in one
 # is no improvement (l1/results.py), and the best result is the lowest (ideas/seed.py).
-LOWER_IS_BETTER = re.compile(r"\b(error|errors|wer|ter|cer|aer|loss|perplexity|time|times|latency|seconds?|ms|distance|rank)\b", re.I)
+LOWER_IS_BETTER = re.compile(r"\b(error|errors|wer|ter|cer|aer|loss|perplexity|time|times|runtime|latency|seconds?|ms|distance|(?<!reciprocal )rank|"
+                             r"rmse|mse|mae)\b", re.I)
 # Natural languages are a closed class, known by name rather than tagged: QA answers "which languages" with them
 # (tasks/qa.py), and a result takes a language alone as its setting only from its own sentence (l1/results.py).
 LANGUAGE_NAMES = ("English|German|French|Spanish|Italian|Portuguese|Dutch|Russian|Chinese|Mandarin|Cantonese|Japanese|Korean|"

@@ -18,10 +18,10 @@ from ..models import CitedSentence, Section, WritingTask
 from ..store import Store
 from ..tasks.common import check_text_input, count_tokens
 from ..l1.results import specific
+from ..l2.mentions import LOWER_IS_BETTER
 from .compose import WritingResult, cite_fact, finish, llm_section, one_connection, reused, usable
 from .organisation import read_organisation
 
-LOWER_BETTER = re.compile(r"error|perplexity|\bwer\b|\bcer\b|loss|latency|time|\bms\b|rmse|\bmae\b", re.I)
 ABLATION = re.compile(r"\b(ablation|ablated|without|w/o|removing|removal of|leaving out)\b", re.I)
 TOP = 5
 
@@ -136,7 +136,7 @@ def design(store: Store, request: str, k: int = 15, exclude: tuple[str, ...] = (
         v = _value(q)
         if not all(key) or v != v:
             continue
-        sign = -1 if LOWER_BETTER.search(norm(q["metric"])) else 1
+        sign = -1 if LOWER_IS_BETTER.search(norm(q["metric"])) else 1
         if key not in best or sign * v > sign * best[key][0]:
             best[key] = (v, p, r, q)
     table = [{"dataset": norm(q["dataset"]), "metric": norm(q["metric"]), "best": q.get("text") or str(v),
