@@ -97,7 +97,7 @@ METRIC_RE = re.compile(rf"\b({_METRIC_NAMES})\b", re.I)
 VERB_RE = re.compile(  # not after a determiner: "the claim", "our results", "its uses" are nouns
     r"(?<!\bthe )(?<!\ba )(?<!\ban )(?<!\bour )(?<!\bits )(?<!\btheir )"
     r"\b(is|are|was|were|has|have|had|can|cannot|could|may|might|must|will|would|should|achieves?|achieved|outperforms?|"
-    r"outperformed|yields?|yielded|shows?|showed|uses?|used|improves?|improved|performs?|performed|reduces?|consisted|relied|"
+    r"outperformed|yields?|yielded|differ(?:s|ed)|ranged|varied|shows?|showed|uses?|used|improves?|improved|performs?|performed|reduces?|consisted|relied|"
     r"reduced|increases?|increased|leads?|led|gives?|gave|obtains?|obtained|reaches|reached|requires?|"
     r"provides?|produces?|consists?|contains?|depends?|allows?|makes?|results?(?=\s+(?:in|from)\b)|relies|converges?|fails?|"
     r"suffers?|remains?|seems?|appears?|tends?|does|do|did|reports?|reported|finds?|found|argues?|claims?|"

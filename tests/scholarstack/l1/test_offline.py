@@ -614,6 +614,9 @@ def test_the_subject_ends_at_a_learned_verb_a_relative_clause_or_the_authors_fra
         "The first decile of the transcript, defined by length in words, contained 140 cue phrases.": "decile of the transcript",
         "The selected features were combined with the baseline.": "selected features",
         "The features we used are listed in Table 2.": "features",
+        # an intransitive past form before its preposition (session 47)
+        "The studies differed in the size of the corpora used.": "studies",
+        "The size of the test set for each word ranged from 1,400 to 20,000.": "size of the test set for each word",
         # the authors after a lead phrase or a comma: theirs, not the lead's words
         "Under the first approach we proposed a novel directional measure for scoring entailment rules.": system,
         "From a training run of 15,000 sentences we observed 87,704 mnemonic productions.": system,
