@@ -115,6 +115,23 @@ OPENS_CLAUSE = frozenset("that which who whom whose when where if whether as bec
                          "how what why".split())
 
 
+# Whether a sentence has a verb at all: a citation, a heading or a cut the PDF reader left ("The Task and the Corpus.",
+# "In Proceedings of the 10th International Conference …", "The use of an complete flexibility in the choice of
+# training corpora.") states nothing. Plural present verbs are known by the learned lexicon's base forms ("Examples
+# include …", "Patterns encode …"); the authors' and others' voice and irregular past forms by name.
+SOME_VERB = re.compile(r"\b(?:we|they|i|you|he|she|it)\s+[a-z]{2,}|\b(?:took|made|gave|found|became|began|came|got|held|kept|"
+                       r"left|led|met|ran|saw|said|sent|set|showed|stood|told|thought|won|wrote|brought|built|chose|drew|"
+                       r"fell|felt|grew|knew|lost|meant|paid|put|rose|sought|spent|taught|understood|arose|let|cut|"
+                       r"shown|known|seen|done|given|taken|be|being)\b", re.I)
+
+
+def has_verb(text: str) -> bool:
+    if VERB_RE.search(text) or PAST.search(text) or S_VERB.search(text) or SOME_VERB.search(text):
+        return True
+    bases = verb_forms.base_forms()
+    return any(w in bases for w in re.findall(r"\b[a-z]{3,}\b", text))
+
+
 def main_verb(text: str) -> re.Match | None:
     """The main verb a subject stands before: VERB_RE's first, or an earlier one of the lexicon's, or an earlier
     past form with its object ("The first decile … contained 140 cue phrases", "Accuracy averaged 92-93%")."""
@@ -436,6 +453,8 @@ def classify(text: str, in_abstract: bool = False, any_verb: bool = False) -> Fa
     if (((POINTER.match(text) or POINTS_AHEAD.match(text)) and not SAYS_MORE.search(_unpointed(text)))
             or (POINTED_AT.match(text) and not re.search(r"\b\d+\.\d+\b", text))
             or (SHOWN_HERE.match(text) and not re.search(r"\b\d+\.\d+\b|\d\s*%|\bthat\b", text))):
+        return None
+    if not has_verb(text) and not CUT_OFF.search(text):  # a sentence the PDF reader cut ("… Nakamura et al.") goes on
         return None
     described = False  # a limitation word that states no limitation: the sentence is kept as a description
     incidental_data = False  # a data word in passing: a method cue after it decides, else it stays a data description

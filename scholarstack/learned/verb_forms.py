@@ -86,9 +86,16 @@ def train_from_shared(data_dir: Path, out: Path = WEIGHTS, limit: int | None = N
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps({"card": card, "forms": found["forms"]}, indent=0) + "\n")
     load.cache_clear()
+    base_forms.cache_clear()
     return card
 
 
 @cache
 def load(path: Path = WEIGHTS) -> frozenset[str]:
     return frozenset(json.loads(path.read_text())["forms"])
+
+
+@cache
+def base_forms(path: Path = WEIGHTS) -> frozenset[str]:
+    """The lexicon's verbs in their plural present form ("proceeds" → "proceed", "relies" → "rely")."""
+    return frozenset(b for form in load(path) for b in _bases(form) if len(b) > 2)

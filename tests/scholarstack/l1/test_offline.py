@@ -130,6 +130,12 @@ def test_types_from_cues():
     # with no method cue it stays a data description, and "We then describe …" points ahead: no method cue
     assert classify("Automatic tagging is an important first step in discovering the structure of large text corpora.") == FactType.dataset_description
     assert classify("We then describe a set of rules which allow the parser to cope with telegraphic input.") is None
+    # no verb: a heading or a reference entry the PDF reader left as prose (ACL papers, session 47); a plural present
+    # verb is known by the learned lexicon's base form, and a sentence the reader cut ("… et al.") goes on
+    for text in ("Results on Section 23 of the WSJ Treebank.", "Automatic Acquisition of Hyponyms from Large Text Corpora."):
+        assert classify(text) is None, text
+    assert classify("Both salience and syntactic information contribute to the accuracy of the ranking model.") == FactType.finding
+    assert classify("Using the predictor, Nakamura et al.") is not None
     assert classify("Thanks.") is None
     assert classify("93.9 94.3 94.0 94.7 95.9 95.9 Table 2 results 12 13") is None
 
