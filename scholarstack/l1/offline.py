@@ -43,7 +43,8 @@ TYPE_CUES: list[tuple[FactType, re.Pattern]] = [
         # a hypothesis stated, not MT's or entailment's ("a translation hypothesis", "text and hypothesis")
         r"\b(we hypothesi[sz]ed?|hypothesis (?:is|was) that|(?:confirm|support|test|reject|verif|explor)\w*\s+"
         r"(?:the|our|this|a|an) hypothesis|(?:our|this|these|working|main) hypothes[ie]s|hypothesis\s+\d|"
-        r"we conjecture|we expect|we suspect|we believe|we speculate|"
+        # not in a relative clause ("all the elements which we believe to have an effect …": a description)
+        r"(?<!which )(?<!that )(?:we conjecture|we expect|we suspect|we believe|we speculate)|"
         r"it is (?:possible|likely) that|presumably|we predict)\b", re.I)),
     # what a result states: an outcome, a comparison, a test's verdict
     (FactType.finding, re.compile(
@@ -84,7 +85,7 @@ TOPIC_FINDING = re.compile(
 # Any "different X" is the weakest finding cue: it types a sentence only when no other cue does (with a method
 # cue, "We compared different models …" is a method description).
 ANY_DIFFERENT = re.compile(r"\bdifferent(?:ly)?\b", re.I)
-HEDGE_RE = re.compile(r"\b(may|might|could|possibly|perhaps|suggests?)\b", re.I)
+HEDGE_RE = re.compile(r"\b(may|might|could|possibly|perhaps|suggests?(?!\s+(?:the|an?)\s))\b", re.I)  # not "suggests the correction"
 NUMBER_RE = re.compile(r"(?<![\w.,(§])(\d+(?:\.\d+)?)(?![,\d]|\.\d)\s*(%|percent|points?|pp|ms|s\b|seconds|hours|words|sentences|tokens|documents|k\b|M\b|x\b|times)?")
 METRICS = [
     "accuracy", "precision", "recall", "f-score", "f-measure", "f1", "f score", "bleu", "nist", "meteor", "rouge",
@@ -123,6 +124,9 @@ SOME_VERB = re.compile(r"\b(?:we|they|i|you|he|she|it)\s+[a-z]{2,}|\b(?:took|mad
                        r"left|led|met|ran|saw|said|sent|set|showed|stood|told|thought|won|wrote|brought|built|chose|drew|"
                        r"fell|felt|grew|knew|lost|meant|paid|put|rose|sought|spent|taught|understood|arose|let|cut|"
                        r"shown|known|seen|done|given|taken|be|being)\b", re.I)
+
+
+LIST_CUT = re.compile(r":\s*\(?(?:\d{1,2}|[a-h]|i{1,3}|iv)[.)]?\s*$")
 
 
 def has_verb(text: str) -> bool:
@@ -456,6 +460,8 @@ def classify(text: str, in_abstract: bool = False, any_verb: bool = False) -> Fa
         return None
     if not has_verb(text) and not CUT_OFF.search(text):  # a sentence the PDF reader cut ("… Nakamura et al.") goes on
         return None
+    if LIST_CUT.search(text):
+        return None  # "The drawbacks of this approach are: 1.": its items were split off
     described = False  # a limitation word that states no limitation: the sentence is kept as a description
     incidental_data = False  # a data word in passing: a method cue after it decides, else it stays a data description
     for ftype, pattern in TYPE_CUES:
@@ -582,7 +588,7 @@ CLAUSE_AFTER = re.compile(r"(?<!\b[Tt]o)\s+(?:reveal|suggest|indicate|demonstrat
 # "Recall, precision, and alignment error rates …": the list's last item; the subject is the list.
 LIST_END = re.compile(r"^(?:and|or)\s+", re.I)
 # A prepositional phrase before the noun ("with precision loss the time complexity"): from the noun on.
-_LEAD_PREPOSITIONS = "with|without|for|from|in|on|at|by|under|after|before|during|through"
+_LEAD_PREPOSITIONS = "with|without|for|from|in|on|at|by|under|after|before|during|through|rather than|instead of|unlike|despite"
 PREPOSITION_LEAD = re.compile(rf"^(?:{_LEAD_PREPOSITIONS}|to|of|into|over)"
                               r"\s+[^,]*?\s+(?=(?:the|a|an|this|these|its|their|our)\s)", re.I)
 # A lead phrase, then the authors before their verb; not a relative clause ("The features we used are …")

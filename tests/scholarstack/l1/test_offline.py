@@ -136,6 +136,12 @@ def test_types_from_cues():
         assert classify(text) is None, text
     assert classify("Both salience and syntactic information contribute to the accuracy of the ranking model.") == FactType.finding
     assert classify("Using the predictor, Nakamura et al.") is not None
+    # a list cut from its items; a belief in a relative clause and "suggests the …" (a proposal) are no hypothesis
+    assert classify("The drawbacks of this approach are: 1.") is None
+    assert classify("We used a fixed weight of 1.0 for the association feature, which we expect to be most important.") \
+        == FactType.method_description
+    assert classify("The classifier identifies the presence of the error, and suggests the appropriate correction.") \
+        == FactType.finding
     assert classify("Thanks.") is None
     assert classify("93.9 94.3 94.0 94.7 95.9 95.9 Table 2 results 12 13") is None
 
@@ -645,6 +651,8 @@ def test_a_name_in_a_lead_phrase_is_the_setting_not_the_subject():
         "After running his parser over the 1988 AP corpus (44 million words), Hindle found 4,112,943 triples.": ("parser", "Hindle"),
         "Using this simple new approximate parsing algorithm, we train a new parser that can produce multiple parents.":
             ("approximate parsing algorithm", system),
+        "Rather than building a corpus from scratch, we chose to add polarity labels to existing annotations.":
+            ("corpus", system),
         # not a lead: a gerund subject ("Using …" with no comma after it), or one whose words go on the lead's list
         "Using 10 times as much data (20,000 tagged sentences) provides an improvement of only 1.5%.":
             ("improvement", "Using 10 times as much data"),
