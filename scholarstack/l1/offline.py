@@ -50,6 +50,9 @@ TYPE_CUES: list[tuple[FactType, re.Pattern]] = [
     (FactType.finding, re.compile(
         r"\b(achiev\w*|outperform\w*|improv\w*|results? (?:show|indicate|suggest)\w*|"
         r"significant(?:ly)?|better than|worse than|higher than|lower than|(?:more|less|fewer) [a-z]+ than|"
+        # a result's comparison, not a size ("a much larger pool of raw sentences", "the slightly smaller corpus")
+        r"(?<!\ba )(?<!\ban )(?<!\bthe )(?:much|far|considerably|substantially|markedly|slightly) "
+        r"(?:lower|higher|better|worse|faster|slower|smaller|larger)|"
         r"increas\w*|decreas\w*|reduc\w*|gains?|show(?:s|ed|n)? that|found that|find that|"
         r"demonstrat\w*|observe[ds]?|effective|correlat\w*|reveal\w*|indicat(?:e|es|ed|ing) that|"
         r"encodes|encoded by|"  # a gene's product (the method cue's "encod" is for what features and vectors encode)
@@ -126,6 +129,7 @@ SOME_VERB = re.compile(r"\b(?:we|they|i|you|he|she|it)\s+[a-z]{2,}|\b(?:took|mad
                        r"shown|known|seen|done|given|taken|be|being)\b", re.I)
 
 
+RELATIVE_PRONOUN = re.compile(r"\b(?:which|that|who|whose|where)\b")
 LIST_CUT = re.compile(r":\s*\(?(?:\d{1,2}|[a-h]|i{1,3}|iv)[.)]?\s*$")
 
 
@@ -692,8 +696,8 @@ def _without_lead(head: str) -> str:
     """The phrase before the main verb without its lead phrases, unless they are all of it ("In such cases, using
     X, with or without Y, may lead …": the last is the subject) or it goes on their list ("Using X, and no Y, …")."""
     rest = head
-    while (lead := LEAD_CHUNKS.match(rest)) and not (len(lead.group(0).split()) > 12 or VERB_RE.search(lead.group(0))
-                                                     or PAST.search(lead.group(0))):
+    while (lead := LEAD_CHUNKS.match(rest)) and not (len(lead.group(0).split()) > 12 or VERB_RE.search(probe := RELATIVE_PRONOUN.split(
+            lead.group(0))[0]) or PAST.search(probe)):  # a relative clause's verb is its own ("… which have been developed …")
         rest = rest[lead.end():]  # (a verb the rules missed ran a phrase on: "At least three kinds … play a role …, …")
     return rest if re.search(r"\w", rest) and not re.match(r"(?:and|or|but|nor)\b", rest, re.I) else head
 

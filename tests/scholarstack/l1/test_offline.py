@@ -116,7 +116,10 @@ def test_types_from_cues():
     assert classify("Our system is able to correctly identify about 85% of the noun phrases in coreference chains.") == FactType.finding
     assert classify("The standard ASCII code requires 8 bits per character.") == FactType.finding
     assert classify("The annotated development corpus consists of 80 conference articles (12,188 sentences).") == FactType.dataset_description
-    # a comparison is a finding
+    # a comparison is a finding; a size said of a noun ("a much larger pool") is none
+    assert classify("For LTAGs extracted automatically from the Penn Treebank, performance is much lower.") == FactType.finding
+    assert classify("We present a co-training method using a small amount of parsed material and a much larger pool of raw "
+                    "sentences.") == FactType.method_description
     assert classify("CCG supertagging is more difficult than POS tagging because the tag set is much larger.") == FactType.finding
     # a data word is what a sentence describes as its subject or with how the data were made; in passing, a method cue decides
     for text in ("The 250-example data set is a subset of the larger GEOQUERY corpus.",
