@@ -53,7 +53,7 @@ TYPE_CUES: list[tuple[FactType, re.Pattern]] = [
         # a result's comparison, not a size ("a much larger pool of raw sentences", "the slightly smaller corpus")
         r"(?<!\ba )(?<!\ban )(?<!\bthe )(?:much|far|considerably|substantially|markedly|slightly) "
         r"(?:lower|higher|better|worse|faster|slower|smaller|larger)|"
-        r"increas\w*|decreas\w*|reduc\w*|gains?|show(?:s|ed|n)? that|found that|find that|"
+        r"increas\w*|decreas\w*|reduc\w*|gains?|show(?:s|ed|n)? that|found that|find that|found (?:\w+ )?to be|"
         r"demonstrat\w*|observe[ds]?|effective|correlat\w*|reveal\w*|indicat(?:e|es|ed|ing) that|"
         r"encodes|encoded by|"  # a gene's product (the method cue's "encod" is for what features and vectors encode)
         # "different" as what is compared ("are quite different", "different from"); any "different X" is ANY_DIFFERENT
@@ -358,7 +358,8 @@ NOT_THEORY = re.compile(r"\buntil\s+(?:\w+\s+){0,3}?(?:convergence|converges?|co
                         # how fast it converged, measured: "a much more rapid convergence", "converge faster than …"
                         r"\b(?:rapid|fast|faster|quick|quicker|slow|slower)\s+convergence\b|\brate of convergence\b|\breach convergence\b|"
                         r"\bconverge[sd]?\s+(?:much\s+)?(?:faster|slower|quickly|more quickly|rapidly)\b|\b(?:slow|fast|quick)\w*\s+to\s+converge\b|"
-                        r"\biterations?\s+(?:\w+\s+)?to\s+converge\b|\bcentral limit theorem\b|"
+                        r"\biterations?\s+(?:\w+\s+)?to\s+converge\b|\b(?:run|running|ran|trained|training|iterated?)\s+(?:\w+\s+)?to\s+convergence\b|"
+                        r"\bcentral limit theorem\b|"
                         r"\b(?:upper|lower) bound (?:on|for|of) (?:the )?(?:\w+ )?(?:performance|accuracy|score|agreement)\b|"
                         # a ceiling people measured: "human performance as an upper bound", "the upper bound (UB) is 71%"
                         r"\b(?:human|oracle|expert|inter-annotator)\b[^.;]{0,60}?\bupper bound\b|"

@@ -116,6 +116,10 @@ def test_types_from_cues():
     assert classify("Our system is able to correctly identify about 85% of the noun phrases in coreference chains.") == FactType.finding
     assert classify("The standard ASCII code requires 8 bits per character.") == FactType.finding
     assert classify("The annotated development corpus consists of 80 conference articles (12,188 sentences).") == FactType.dataset_description
+    # what was found to be so is a finding; running to convergence is a step, not a theorem
+    assert classify("We measured the perplexity of the Brown corpus and found it to be 271.") == FactType.finding
+    assert classify("Instead of running to convergence, we used early stopping as a cheap regularization method.") \
+        == FactType.method_description
     # a comparison is a finding; a size said of a noun ("a much larger pool") is none
     assert classify("For LTAGs extracted automatically from the Penn Treebank, performance is much lower.") == FactType.finding
     assert classify("We present a co-training method using a small amount of parsed material and a much larger pool of raw "
