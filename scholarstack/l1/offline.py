@@ -101,7 +101,8 @@ METRIC_RE = re.compile(rf"\b({_METRIC_NAMES})\b", re.I)
 VERB_RE = re.compile(  # not after a determiner: "the claim", "our results", "its uses" are nouns
     r"(?<!\bthe )(?<!\ba )(?<!\ban )(?<!\bour )(?<!\bits )(?<!\btheir )"
     r"\b(is|are|was|were|has|have|had|can|cannot|could|may|might|must|will|would|should|achieves?|achieved|outperforms?|"
-    r"outperformed|yields?|yielded|differ(?:s|ed)|ranged|varied|shows?|showed|uses?|used|improves?|improved|performs?|performed|reduces?|consisted|relied|"
+    r"outperformed|yields?|yielded|differ(?:s|ed)|ranged|varied|shows?|showed|uses?|used|improves?|improved|performs?|"
+    r"performed|reduces?|consisted|relied|"
     r"reduced|increases?|increased|leads?|led|gives?|gave|obtains?|obtained|reaches|reached|requires?|"
     r"provides?|produces?|consists?|contains?|depends?|allows?|makes?|results?(?=\s+(?:in|from)\b)|relies|converges?|fails?|"
     r"suffers?|remains?|seems?|appears?|tends?|does|do|did|reports?|reported|finds?|found|argues?|claims?|"
@@ -127,10 +128,8 @@ SOME_VERB = re.compile(r"\b(?:we|they|i|you|he|she|it)\s+[a-z]{2,}|\b(?:took|mad
                        r"left|led|met|ran|saw|said|sent|set|showed|stood|told|thought|won|wrote|brought|built|chose|drew|"
                        r"fell|felt|grew|knew|lost|meant|paid|put|rose|sought|spent|taught|understood|arose|let|cut|"
                        r"shown|known|seen|done|given|taken|be|being)\b", re.I)
-
-
+LIST_CUT = re.compile(r":\s*\(?(?:\d{1,2}|[a-h]|i{1,3}|iv)[.)]?\s*$")  # "… are: 1." (its items were split off)
 RELATIVE_PRONOUN = re.compile(r"\b(?:which|that|who|whose|where)\b")
-LIST_CUT = re.compile(r":\s*\(?(?:\d{1,2}|[a-h]|i{1,3}|iv)[.)]?\s*$")
 
 
 def has_verb(text: str) -> bool:
@@ -466,7 +465,7 @@ def classify(text: str, in_abstract: bool = False, any_verb: bool = False) -> Fa
     if not has_verb(text) and not CUT_OFF.search(text):  # a sentence the PDF reader cut ("… Nakamura et al.") goes on
         return None
     if LIST_CUT.search(text):
-        return None  # "The drawbacks of this approach are: 1.": its items were split off
+        return None  # "The drawbacks of this approach are: 1."
     described = False  # a limitation word that states no limitation: the sentence is kept as a description
     incidental_data = False  # a data word in passing: a method cue after it decides, else it stays a data description
     for ftype, pattern in TYPE_CUES:
@@ -603,7 +602,7 @@ LEAD_THEN_WE = re.compile(rf"^(?:{_LEAD_PREPOSITIONS}|near|given|following|(?!\w
 AFTER_COMMA_WE = re.compile(rf",\s*{_WE}", re.I)
 # Lead phrases before the subject ("Even with the CCGbank rule constraints, the parser …", "Using the BNC, …"): a name
 # in them is the setting, not what the statement is about
-LEAD_CHUNKS = re.compile(rf"^(?:(?:even|only|also|just)\s+)?(?:{_LEAD_PREPOSITIONS}|to|given|following|unlike|like|using|"
+LEAD_CHUNKS = re.compile(rf"^(?:(?:even|only|also|just)\s+)?(?:{_LEAD_PREPOSITIONS}|to|given|following|like|using|"
                          r"compared\s+(?:to|with))\b(?:[^,;]|,(?=\d{3}))*,(?!\d{3})\s*", re.I)
 # An adverb between the subject and its verb ("The graph also shows", "researchers routinely use").
 TRAILING_ADVERB = re.compile(r"(?:\s+(?:also|then|not|only|still|often|now|thus|therefore|further|always|never|already|even|"
@@ -697,9 +696,11 @@ def _without_lead(head: str) -> str:
     """The phrase before the main verb without its lead phrases, unless they are all of it ("In such cases, using
     X, with or without Y, may lead …": the last is the subject) or it goes on their list ("Using X, and no Y, …")."""
     rest = head
-    while (lead := LEAD_CHUNKS.match(rest)) and not (len(lead.group(0).split()) > 12 or VERB_RE.search(probe := RELATIVE_PRONOUN.split(
-            lead.group(0))[0]) or PAST.search(probe)):  # a relative clause's verb is its own ("… which have been developed …")
-        rest = rest[lead.end():]  # (a verb the rules missed ran a phrase on: "At least three kinds … play a role …, …")
+    while lead := LEAD_CHUNKS.match(rest):
+        phrase = RELATIVE_PRONOUN.split(lead.group(0))[0]  # a relative clause's verb is its own ("… which have been …")
+        if len(lead.group(0).split()) > 12 or VERB_RE.search(phrase) or PAST.search(phrase):
+            break  # a verb the rules missed ran the phrase on: "At least three kinds … play a role …, …"
+        rest = rest[lead.end():]
     return rest if re.search(r"\w", rest) and not re.match(r"(?:and|or|but|nor)\b", rest, re.I) else head
 
 
