@@ -23,7 +23,7 @@ from itertools import pairwise
 from ..learned import doc_entities, mention_tagger
 from ..models import Context, Fact, FactType, Provenance, Quantity, SourceMap, Verification
 from ..models.common import stable_hash
-from ..l2.mentions import LOWER_IS_BETTER, METRIC_RE, METRIC_WORDS, NATURAL_LANGUAGE, points, with_known_names
+from ..l2.mentions import DATASET_RE, LOWER_IS_BETTER, METRIC_RE, METRIC_WORDS, NATURAL_LANGUAGE, points, with_known_names
 from ..verify import qualifies, verify_fact
 
 CITABLE = ("prose", "caption", "table_row")
@@ -90,6 +90,12 @@ def specific(name: str) -> bool:
                             sum(w.lower() not in GENERIC for w in words) >= 1 and len(words) >= 2)
 
 
+# What the tagger may take for a Method that no paper's system is: a syntactic category ("SBAR", "VBN", "POS" in a
+# parsing or tagging paper) or a known dataset ("WordNet", "Penn Treebank"). Where the most salient Method is one, the
+# tagger misread the paper, and the next one is no better a guess ("TRANS", a feature; "PCFG" for Collins's Model 3).
+_TAGS = ("CC|CD|DT|EX|FW|IN|JJ[RS]?|LS|MD|NNP?S?|PDT|POS|PRP|RB[RS]?|RP|SYM|TO|UH|VB[DGNPZ]?|WDT|WP|WRB|"
+         "ADJP|ADVP|NP|PP|SBAR[QS]?|SINV|SQ|VP|WH(?:NP|ADVP|PP|ADJP)|QP|PRN|UCP|NX")
+NO_SYSTEM = re.compile(rf"(?:{_TAGS})|{DATASET_RE.pattern}")
 # How authors introduce their method by name: "a model named X", "we propose X".
 NAMED_AS = re.compile(r"\b(?:called|named|dubbed|termed|coined)\s+(?:the\s+|an?\s+)?$", re.I)
 # What a paper evaluates on; lower case only, so "the Test of English as a Foreign Language" names no test. A
@@ -204,8 +210,7 @@ class PaperAnalysis:
         if (name := title_system_name(title)) is not None:
             return name, None, 0
         methods = [i for i in self.salient if self.clusters[i].type == "Method" and specific(self.clusters[i].name)]
-        if methods:
-            best = max(methods, key=lambda i: self.clusters[i].salience)
+        if methods and not NO_SYSTEM.fullmatch(self.clusters[best := max(methods, key=lambda i: self.clusters[i].salience)].name):
             return self.clusters[best].name, best, self.first_sid(best)
         return paper_system_name(title), None, 0
 

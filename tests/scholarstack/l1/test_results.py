@@ -1,6 +1,7 @@
 """Result facts: values bound to method, metric, dataset and task, standing alone."""
 
 import re
+from collections import Counter
 
 from scholarstack.l1.offline import extract_facts
 from scholarstack.l1.results import specific, title_system_name
@@ -388,3 +389,23 @@ def test_a_gain_a_rise_in_error_a_citation_after_the_value_and_a_formulas_factor
     assert "raises F-measure error by 10.6%" in results["10.6%"].statement
     assert "lowers errors by 12%" in results["12%"].statement
     assert "75%" not in results and "100%" not in results, list(results)
+
+
+def test_the_most_salient_method_stands_in_for_the_papers_system_unless_it_is_a_syntactic_tag_or_a_dataset():
+    # (the next most salient is no better a guess there: the title says what the system does)
+    from scholarstack.l1.results import PaperAnalysis
+    from scholarstack.learned.doc_entities import Cluster, TaggedDoc
+
+    def own(*names: str) -> str:
+        text = "We assign function tags to parsed text ."
+        clusters = [Cluster(key=n.lower(), type="Method", surfaces=Counter({n: 3}), mentions=[(0, 0, 1)], salience=0.9 - i / 10)
+                    for i, n in enumerate(names)]
+        pa = PaperAnalysis(sentences=[Sentence(sid=1, text=text, kind="prose")],
+                           tokens=[[(w.group(0), w.start(), w.end()) for w in re.finditer(r"\S+", text)]],
+                           doc=TaggedDoc([text.split()], [1], [[]]), clusters=clusters, salient=list(range(len(names))), pairs=[])
+        return pa.own("Assigning Function Tags To Parsed Text")[0]
+
+    # A00-2031, J93-2004, H01-1035 (first 300 ACL papers): the tagger's most salient "Method" was "SBAR", "POS", "NNS"
+    assert own("SBAR", "maximum entropy tagger") == "the approach of 'Assigning Function Tags To Parsed Text'"
+    assert own("POS", "Penn Treebank") == "the approach of 'Assigning Function Tags To Parsed Text'"
+    assert own("CRF", "SBAR") == "CRF"
