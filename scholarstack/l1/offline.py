@@ -480,12 +480,12 @@ def classify(text: str, in_abstract: bool = False, any_verb: bool = False) -> Fa
         if ftype == FactType.limitation and not pattern.search(NOT_LIMITATION.sub(" ", text)):
             described |= pattern.search(text) is not None
             continue
-        if ftype == FactType.finding and not pattern.search(text):
-            if TOPIC_FINDING.search(text) and OUTCOME.search(text):
+        if ftype == FactType.finding:  # its cue, or a topic with an outcome ("identify about 85% of …")
+            if pattern.search(text) or (TOPIC_FINDING.search(text) and OUTCOME.search(text)):
                 return _finding_or_not(text)
             continue
         if pattern.search(text):
-            return _finding_or_not(text) if ftype == FactType.finding else ftype
+            return ftype
     if TOPIC_FINDING.search(text):
         return _finding_or_not(text)
     if incidental_data:
@@ -653,11 +653,12 @@ def find_subject(text: str, system: str) -> str:
     if (cited := CITED_AUTHORS.match(text)) and (nxt := AFTER_CITED.match(text, cited.end())) and not VERB_RE.match(text, nxt.end()):
         return cited.group(1)
     m = main_verb(text)
-    if m and (LEAD_THEN_WE.match(text[: m.start()]) or AFTER_COMMA_WE.search(text[: m.start()])):
+    before = text[: m.start()] if m else text
+    if m and (LEAD_THEN_WE.match(before) or AFTER_COMMA_WE.search(before)):
         return system  # "Under the first approach we proposed …", "To create …, we selected 20 tags …"
-    if m and (rest := _without_lead(text[: m.start()])) != text[: m.start()]:
+    if m and (rest := _without_lead(before)) != before:
         return find_subject(text[m.start() - len(rest):], system)  # "Given the difficulties …, Mihalcea (2005) proposed …"
-    head = RELATIVE_END.sub("", text[: m.start()] if m else text)
+    head = RELATIVE_END.sub("", before)
     if clause := CLAUSE_AFTER.search(head):
         head = head[: clause.start()]
     if rel := RELATIVE_IN.match(head):  # the noun a relative clause describes, not a name inside the clause

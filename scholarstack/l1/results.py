@@ -91,11 +91,10 @@ def specific(name: str) -> bool:
 
 
 # What the tagger may take for a Method that no paper's system is: a syntactic category ("SBAR", "VBN", "POS" in a
-# parsing or tagging paper) or a known dataset ("WordNet", "Penn Treebank"). Where the most salient Method is one, the
+# parsing or tagging paper) or a known dataset (DATASET_RE: "WordNet", "Penn Treebank"). Where the most salient Method is one, the
 # tagger misread the paper, and the next one is no better a guess ("TRANS", a feature; "PCFG" for Collins's Model 3).
-_TAGS = ("CC|CD|DT|EX|FW|IN|JJ[RS]?|LS|MD|NNP?S?|PDT|POS|PRP|RB[RS]?|RP|SYM|TO|UH|VB[DGNPZ]?|WDT|WP|WRB|"
-         "ADJP|ADVP|NP|PP|SBAR[QS]?|SINV|SQ|VP|WH(?:NP|ADVP|PP|ADJP)|QP|PRN|UCP|NX")
-NO_SYSTEM = re.compile(rf"(?:{_TAGS})|{DATASET_RE.pattern}")
+SYNTACTIC_TAG = re.compile("CC|CD|DT|EX|FW|IN|JJ[RS]?|LS|MD|NNP?S?|PDT|POS|PRP|RB[RS]?|RP|SYM|TO|UH|VB[DGNPZ]?|WDT|WP|WRB|"
+                           "ADJP|ADVP|NP|PP|SBAR[QS]?|SINV|SQ|VP|WH(?:NP|ADVP|PP|ADJP)|QP|PRN|UCP|NX")
 # How authors introduce their method by name: "a model named X", "we propose X".
 NAMED_AS = re.compile(r"\b(?:called|named|dubbed|termed|coined)\s+(?:the\s+|an?\s+)?$", re.I)
 # What a paper evaluates on; lower case only, so "the Test of English as a Foreign Language" names no test. A
@@ -210,8 +209,11 @@ class PaperAnalysis:
         if (name := title_system_name(title)) is not None:
             return name, None, 0
         methods = [i for i in self.salient if self.clusters[i].type == "Method" and specific(self.clusters[i].name)]
-        if methods and not NO_SYSTEM.fullmatch(self.clusters[best := max(methods, key=lambda i: self.clusters[i].salience)].name):
-            return self.clusters[best].name, best, self.first_sid(best)
+        if methods:
+            best = max(methods, key=lambda i: self.clusters[i].salience)
+            name = self.clusters[best].name
+            if not (SYNTACTIC_TAG.fullmatch(name) or DATASET_RE.fullmatch(name)):
+                return name, best, self.first_sid(best)
         return paper_system_name(title), None, 0
 
     def cluster_of(self, si: int, a: int) -> int | None:
