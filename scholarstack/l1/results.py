@@ -108,7 +108,13 @@ AUTHORS = re.compile(r"\b(?:we|our|this paper|this work)\b", re.I)
 # In the abstract, what "this network" names is the paper's own: "This network, called CRF-RNN, ..."
 THIS_ONE = re.compile(r"\b(?:this|the proposed|the resulting)\s+(?:[\w\-]+\s+){0,2}?(?:network|model|method|approach|architecture|"
                       r"framework|system|algorithm|tagger|parser)s?\b", re.I)
-PROPOSE = re.compile(r"\b(?:we|this paper|this work)\s+(?:\w+\s+)?(?:propose|present|introduce|develop|describe|design)[sd]?\b", re.I)
+PROPOSE = re.compile(r"\b(?:we|this paper|this work)\s+(?:\w+\s+)?(?:propose|present|introduce|develop|describe|design)(?:s|d|ed)?\b",
+                     re.I)  # "we have developed a statistical system, ALEK", "we present SVMTool"
+# "a new … method based on neural networks (Net-Tagger) is presented": a name the sentence goes on to present
+PRESENTED = re.compile(r"^\s*\)?\s*(?:is|are)\s+(?:here\s+)?(?:presented|proposed|introduced|described)\b", re.I)
+# A citation right after a name says whose it is ("DMV (Klein and Manning, 2004)", "(MIRA) (Crammer et al, 2006)", "the
+# PATR system (Shieber et al, 1983"): the work of others, not the authors' own system.
+CITED_NAME = re.compile(r"^\W{0,3}(?:[a-z]\w*\s+){0,2}\((?:[^()]{0,60}?,?\s*)?(?:19|20)\d\d[a-z]?\b")
 # A name, not a description: "SGAN", "LiteFlowNet", "Stacked Generative Adversarial Networks"; not "generative
 # model", "ResNet-like architecture", nor a family of models ("RNN", "global GRU"); a bare two- or three-letter
 # acronym is more often a task or a family ("SR", "NER") than the authors' name for their method.
@@ -182,12 +188,15 @@ class PaperAnalysis:
                 lead = list(PROPOSE.finditer(before))
                 # "a model named X" is theirs when they say so ("we propose …", "our …"), not "a system called FUNES"
                 theirs = AUTHORS.search(before) or (self.doc.sections[si] <= 1 and THIS_ONE.search(before))
-                named = (NAMED_AS.search(before) and theirs) or (
-                    lead and len(before[lead[-1].end():].split()) <= 8 and not NOT_OURS.search(before[lead[-1].end():]))
+                called = NAMED_AS.search(before) and theirs
+                named = called or (lead and len(before[lead[-1].end():].split()) <= 8 and not NOT_OURS.search(before[lead[-1].end():])) \
+                    or (PRESENTED.match(sent.text[toks[b - 1][2]:]) and before.rstrip().endswith("("))
                 surface = sent.text[toks[a][1]: toks[b - 1][2]]
                 head = surface.split()[-1] if surface.split() else ""
-                name_like = (WRITTEN_AS_NAME.search(head) and not FAMILY.fullmatch(head)) or TITLE_CASE.fullmatch(surface)
-                if named and name_like and (ci := self.cluster_of(si, a)) is not None:
+                # a short acronym names a family or a task ("SR", "NER"), unless the authors say it is what they call theirs ("called CBC")
+                family = MODEL_FAMILY.fullmatch(head) if called else FAMILY.fullmatch(head)
+                name_like = (WRITTEN_AS_NAME.search(head) and not family) or TITLE_CASE.fullmatch(surface)
+                if named and name_like and (ci := self.cluster_of(si, a)) is not None and not self.cited(ci):
                     return ci
         return None
 
@@ -212,9 +221,14 @@ class PaperAnalysis:
         if methods:
             best = max(methods, key=lambda i: self.clusters[i].salience)
             name = self.clusters[best].name
-            if not (SYNTACTIC_TAG.fullmatch(name) or DATASET_RE.fullmatch(name)):
+            if not (SYNTACTIC_TAG.fullmatch(name) or DATASET_RE.fullmatch(name) or self.cited(best)):
                 return name, best, self.first_sid(best)
         return paper_system_name(title), None, 0
+
+    def cited(self, ci: int) -> bool:
+        """Whether the paper cites cluster `ci` as others' work: a year follows one of its mentions."""
+        return any(CITED_NAME.match(self.sentences[si].text[self.tokens[si][b - 1][2]:]) for si, _, b in self.clusters[ci].mentions
+                   if b <= len(self.tokens[si]))
 
     def cluster_of(self, si: int, a: int) -> int | None:
         for ci, c in enumerate(self.clusters):

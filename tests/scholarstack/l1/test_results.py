@@ -203,15 +203,25 @@ def test_the_papers_own_method_is_the_one_its_authors_introduce_by_name():
     from scholarstack.l1.results import analyse
     from tests.conftest import need_shared
 
-    named = {"C00-1007": "FERGUS", "E06-1042": "TroFi", "C00-2136": "ExDIsco"}
+    # "In this paper, we present FERGUS (…)", "… an automatic discovery procedure, ExDIsCO, which …", "We have developed a
+    # statistical system, ALEK (…)", "a clustering algorithm called CBC (…)", "a new … method … (Net-Tagger) is presented"
+    named = {"C00-1007": "FERGUS", "E06-1042": "TroFi", "C00-2136": "ExDIsco", "A00-2019": "ALEK", "C02-1144": "CBC",
+             "C94-1027": "Net-Tagger"}
+    # Where the authors name no system, the most salient Method may be cited work, "DMV (Klein and Manning, 2004)", "the
+    # PATR system (Shieber et al, 1983; …)", "GIZA++ (Och and Ney, 2003)": the title's approach is said instead
+    cited = {"D10-1120": "DMV", "C86-1045": "PATR", "H05-1012": "GIZA"}
     path = need_shared("acl_scisummnet", "papers.jsonl.gz")
-    found = {}
+    found, introduced = {}, {}
     for rec in islice(read_acl(path), 250):
-        if not isinstance(rec, tuple) and rec.paper_id in {*named, "C92-2082"}:
+        if not isinstance(rec, tuple) and rec.paper_id in {*named, *cited, "C92-2082"}:
             sm = to_source_map(rec)
-            found[rec.paper_id] = analyse(sm, SKIP_SECTIONS.search).own(sm.title)[0]
-    # "In this paper, we present FERGUS (…)", "… an automatic discovery procedure, ExDIsCO, which …"
+            pa = analyse(sm, SKIP_SECTIONS.search)
+            found[rec.paper_id] = pa.own(sm.title)[0]
+            introduced[rec.paper_id] = pa.clusters[ci].name if (ci := pa.introduced()) is not None else None
     assert {k: found[k] for k in named} == named
+    assert {k: introduced[k] for k in ("A00-2019", "C02-1144", "C94-1027")} == {"A00-2019": "ALEK", "C02-1144": "CBC",
+                                                                                "C94-1027": "Net-Tagger"}
+    assert all(found[k].startswith("the approach of '") and name not in found[k] for k, name in cited.items()), found
     # Hearst's paper names "a system called FUNES" of Coates-Stephens': called, but not by its authors as theirs
     assert found["C92-2082"] != "FUNES"
     # in an abstract, "this network" is the paper's own: "This network, called CRF-RNN, is then plugged in ..."
