@@ -95,6 +95,8 @@ def specific(name: str) -> bool:
 # tagger misread the paper, and the next one is no better a guess ("TRANS", a feature; "PCFG" for Collins's Model 3).
 SYNTACTIC_TAG = re.compile("CC|CD|DT|EX|FW|IN|JJ[RS]?|LS|MD|NNP?S?|PDT|POS|PRP|RB[RS]?|RP|SYM|TO|UH|VB[DGNPZ]?|WDT|WP|WRB|"
                            "ADJP|ADVP|NP|PP|SBAR[QS]?|SINV|SQ|VP|WH(?:NP|ADVP|PP|ADJP)|QP|PRN|UCP|NX")
+# A plural names a kind of method, not the authors' one system ("language models", "generative models", "HFWs").
+PLURAL = re.compile(r"(?:[a-z]|[A-Z]{2})(?<![su])s$")
 # How authors introduce their method by name: "a model named X", "we propose X".
 NAMED_AS = re.compile(r"\b(?:called|named|dubbed|termed|coined)\s+(?:the\s+|an?\s+)?$", re.I)
 # What a paper evaluates on; lower case only, so "the Test of English as a Foreign Language" names no test. A
@@ -221,7 +223,8 @@ class PaperAnalysis:
         if methods:
             best = max(methods, key=lambda i: self.clusters[i].salience)
             name = self.clusters[best].name
-            if not (SYNTACTIC_TAG.fullmatch(name) or DATASET_RE.fullmatch(name) or self.cited(best)):
+            if not (SYNTACTIC_TAG.fullmatch(name) or DATASET_RE.fullmatch(name) or MODEL_FAMILY.fullmatch(name)
+                    or PLURAL.search(name) or self.cited(best)):
                 return name, best, self.first_sid(best)
         return paper_system_name(title), None, 0
 
