@@ -27,7 +27,8 @@ SKIP_SECTIONS = re.compile(r"acknowledg|reference|bibliograph|appendix|title", r
 
 # What names data, and the authors making it: the dataset cue's words, which _about_data reads too
 _DATA_WORDS = r"corpus|corpora|dataset|data set|treebank|training data|test data|test set|training set"
-_DATA_BY_AUTHORS = r"we (?:collected|annotated|compiled|crawled)|annotated (?:with|by|for)"
+_DATA_BY_AUTHORS = (r"we (?:collected|annotated|compiled|crawled)|annotated (?:with|by|for)|"  # "we created our own corpus"
+                    r"we (?:have )?(?:created|constructed|built|assembled)\s+(?:[\w\-]+\s+){0,3}?(?:corpus|corpora|dataset|data set|treebank)")
 TYPE_CUES: list[tuple[FactType, re.Pattern]] = [
     (FactType.theoretical_result, re.compile(
         r"\b(theorem|lemma|corollary|we prove|is proven|converges?|convergence|upper bound|lower bound|"
@@ -35,6 +36,8 @@ TYPE_CUES: list[tuple[FactType, re.Pattern]] = [
     (FactType.limitation, re.compile(
         r"\b(limitations?|drawbacks?|shortcomings?|fails? to|failed to|cannot|can ?not|unable to|"
         r"unfortunately|is restricted to|are restricted to|future work|remains? (?:an )?open|does not (?:scale|generalize|work)|"
+        # what is left to do ("We plan to extend …"; not "we need to …", as often a step of the method as work left)
+        r"we (?:also |further )?(?:plan|intend|hope) to|left (?:for|to) future|"
         r"is (?:too )?(?:expensive|costly|slow)|suffers? from|"
         # "… is still problematic", "has problematic properties"; not "these problematic parts of speech" (what the work is about)
         r"(?:is|are|was|were|be|been|remains?|remained|proves?|proved|becomes?|became|seems?|seemed|appears?)\s+(?:\w+\s+){0,2}?"
@@ -66,7 +69,8 @@ TYPE_CUES: list[tuple[FactType, re.Pattern]] = [
         r"\b(we (?:also |further |additionally |"
         r"(?:then |first |next |now |finally |subsequently )(?!describe|present|introduce|discuss))?(?:have |had )?"
         r"(?:propose|present|introduce|describe|report|use|employ|apply|applied|adopt|train|develop|implement|define|extend|combine|"
-        r"build|model|formulate|compute|estimate|represent|experiment)(?:d|ed|led)?|we (?:also |then |first )?(?:have |had )?built|"
+        r"build|model|formulate|compute|estimate|represent|experiment|instantiate|construct|create|extract|evaluate|conduct|"
+        r"perform|select|generate|adapt)(?:d|ed|led)?|we (?:also |then |first )?(?:chose|choose)|we (?:also |then |first )?(?:have |had )?built|"
         r"our (?:approach|method|model|system|"
         r"algorithm|framework|parser|tagger)|(?:is|are) based on|consists? of|is trained|is computed|"
         r"is defined|is estimated|(?:is|are|was|were|can be|could be|will be|may be) (?:also )?"
@@ -101,7 +105,7 @@ METRIC_RE = re.compile(rf"\b({_METRIC_NAMES})\b", re.I)
 VERB_RE = re.compile(  # not after a determiner: "the claim", "our results", "its uses" are nouns
     r"(?<!\bthe )(?<!\ba )(?<!\ban )(?<!\bour )(?<!\bits )(?<!\btheir )"
     r"\b(is|are|was|were|has|have|had|can|cannot|could|may|might|must|will|would|should|achieves?|achieved|outperforms?|"
-    r"outperformed|yields?|yielded|differ(?:s|ed)|ranged|varied|shows?|showed|uses?|used|improves?|improved|performs?|"
+    r"outperformed|yields?|yielded|differ(?:s|ed)?|ranged|varied|shows?|showed|uses?|used|improves?|improved|performs?|"
     r"performed|reduces?|consisted|relied|"
     r"reduced|increases?|increased|leads?|led|gives?|gave|obtains?|obtained|reaches|reached|requires?|"
     r"provides?|produces?|consists?|contains?|depends?|allows?|makes?|results?(?=\s+(?:in|from)\b)|relies|converges?|fails?|"
@@ -597,13 +601,13 @@ PREPOSITION_LEAD = re.compile(rf"^(?:{_LEAD_PREPOSITIONS}|to|of|into|over)"
                               r"\s+[^,]*?\s+(?=(?:the|a|an|this|these|its|their|our)\s)", re.I)
 # A lead phrase, then the authors before their verb; not a relative clause ("The features we used are …")
 _WE = r"we(?:\s+(?:\w+ly|then|also|first|further|now|next))?\s*$"
-LEAD_THEN_WE = re.compile(rf"^(?:{_LEAD_PREPOSITIONS}|near|given|following|(?!\w*thing\b)\w+ing)\b"
+LEAD_THEN_WE = re.compile(rf"^(?:{_LEAD_PREPOSITIONS}|near|given|following|(?:inspired|motivated|guided)\s+by|(?!\w*thing\b)\w+ing)\b"
                           rf"(?:[^,]|,(?=\d{{3}}))*?\s+{_WE}", re.I)
 AFTER_COMMA_WE = re.compile(rf",\s*{_WE}", re.I)
 # Lead phrases before the subject ("Even with the CCGbank rule constraints, the parser …", "Using the BNC, …"): a name
 # in them is the setting, not what the statement is about
 LEAD_CHUNKS = re.compile(rf"^(?:(?:even|only|also|just)\s+)?(?:{_LEAD_PREPOSITIONS}|to|given|following|like|using|"
-                         r"compared\s+(?:to|with))\b(?:[^,;]|,(?=\d{3}))*,(?!\d{3})\s*", re.I)
+                         r"compared\s+(?:to|with)|(?:inspired|motivated|guided)\s+by)\b(?:[^,;]|,(?=\d{3}))*,(?!\d{3})\s*", re.I)
 # An adverb between the subject and its verb ("The graph also shows", "researchers routinely use").
 TRAILING_ADVERB = re.compile(r"(?:\s+(?:also|then|not|only|still|often|now|thus|therefore|further|always|never|already|even|"
                              r"(?!(?:family|assembly|anomaly|supply|reply|monopoly|butterfly|ally|rally|poly|apply)\b)[a-z]{3,}ly))+$")
