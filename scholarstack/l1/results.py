@@ -30,15 +30,17 @@ CITABLE = ("prose", "caption", "table_row")
 VALUE = re.compile(r"^\d+\.\d+$|^\d+$")
 YEAR = re.compile(r"^(19|20)\d\d$")
 AUTHOR = re.compile(r"\b(we|our|ours|proposed)\b", re.I)
-# A value of cited work. Either "their"/"his" is the last owner named before it ("We calculate that their precision was
-# 78% with 54% recall"; not "… and our system has 80.32"), or, in a sentence where the authors report nothing of
-# theirs, a citation stands in the value's clause ("Black (1988) observed 75% …"; not "Compared with X (Finkel et al.,
-# 2005), T-SEG obtains …") or a possessive name opens that clause or the sentence ("…, Merialdo’s trigram tagger was
+# A value of cited work. Either "their"/"his"/"he" is the last owner named before it ("We calculate that their precision
+# was 78% with 54% recall", "He reports … a token recall of 82%"; not "… and our system has 80.32"), or, in a sentence
+# where the authors report nothing of theirs, a citation stands in the value's clause ("Black (1988) observed 75% …";
+# not "Compared with X (Finkel et al., 2005), T-SEG obtains …"), cited authors open the sentence ("Han et al (2006) use
+# …, achieving 83% accuracy") or a possessive name opens that clause or the sentence ("…, Merialdo’s trigram tagger was
 # reported to have an accuracy of 86.6%"; not "The Feature Assessor improves Hu’s precision …").
-CITES = re.compile(r"\((?:[^()]{0,60}?,?\s*)?(?:19|20)\d\d[a-z]?\)|\bet\s+al\b|^\s*[A-Z][a-z]+['’]s\s")
+CITES = re.compile(r"\((?:[^()]{0,60}?,?\s*)?(?:19|20)\d\d[a-z]?\)|\bet\s+al\b|^\s*[A-Z][a-z]+['’]s\s|"
+                   r"^\s*[A-Z][\w\-]+\s+(?:et\s+al\b|(?:and|&)\s+[A-Z][\w\-]+\s*\(|\(\s*(?:19|20)\d\d)")
 # A citation right after the value: "The best previously reported error rate … was 75% (Kuhn and DeMori 1990)".
 CITED_AFTER = re.compile(r"^\s*%?\s*\((?:[^()]{0,60}?,?\s*)?(?:19|20)\d\d[a-z]?\)")
-OWNER = re.compile(r"\b(we|our|ours|us|their|theirs|his|her)\b", re.I)
+OWNER = re.compile(r"\b(we|our|ours|us|their|theirs|his|her|he|she)\b", re.I)
 NOT_OWN = re.compile(r"\bour\s+(?:\w+\s+)?(?:baselines?|previous|earlier|prior)\b", re.I)  # "our baseline system" is not the proposal
 DELTA = re.compile(r"\b(by|improv\w*|gain(?:s|ed)?|increas\w*|reduc\w*|decreas\w*|absolute|relative)(?:\s+of)?\s*$", re.I)
 RELATIVE = re.compile(r"^(?:%\s)?(?:points?\s|pp\s)?(?:lower|higher|better|worse|less|more|above|below|faster|slower|times|fold)\b", re.I)
@@ -396,7 +398,7 @@ def result_facts(sm: SourceMap, pa: PaperAnalysis, prov: Provenance) -> tuple[li
             # The value is cited work's: a result fact only with the method and dataset the sentence names, never the
             # paper's own method, datasets or task (a verbatim fact of the sentence keeps it otherwise).
             owners = OWNER.findall(before_value)
-            cites = (owners[-1].lower() in ("their", "theirs", "his", "her") if owners
+            cites = (owners[-1].lower() in ("their", "theirs", "his", "her", "he", "she") if owners
                      else (CITES.search(_value_clause(before_value)) or CITES.match(sent.text)
                            or CITED_AFTER.match(sent.text[toks[i][2]:])) is not None
                      and not AUTHOR.search(sent.text))
@@ -698,6 +700,13 @@ def _metric_of(words: list[str], spans: list[tuple[int, int, str]], i: int) -> t
     if after < len(words) and words[after].lower() == "in" and (named := next(
             (sp for sp in spans if sp[2] == "Metric" and sp[0] == after + 1), None)):
         return named  # "72.6% in recall, 72.4% in precision"
+    if after + 2 < len(words) and words[after].lower() in CHANGE_WORDS and words[after + 1].lower() == "in":
+        # "a 28% reduction in error": the change names its measure, though another stands nearer ("Our accuracy represents …")
+        k = after + 3 if words[after + 2].lower() in ("the", "a", "an") else after + 2
+        if named := next((sp for sp in spans if sp[2] == "Metric" and sp[0] == k), None):
+            return named
+        if k < len(words) and METRIC_WORD.fullmatch(words[k]):
+            return k, k + 1, "Metric"
     if after < len(words) and METRIC_RE.fullmatch(words[after]):
         return (after, after + 1, "Metric")  # "7.80 NIST": a known measure the tagger took for something else
     return _nearest(spans, "Metric", i)

@@ -401,6 +401,21 @@ def test_a_gain_a_rise_in_error_a_citation_after_the_value_and_a_formulas_factor
     assert "75%" not in results and "100%" not in results, list(results)
 
 
+def test_a_change_names_its_own_measure():
+    # J04-3002:445: the error is reduced, not the accuracy named before the value
+    sm = paper("Our classification accuracy represents a 28% reduction in error and is significantly better than baseline.")
+    fact = next(f for f in extract_facts(sm) if f.variant.startswith("r"))
+    assert fact.quantities[0].metric == "error" and "lowers error by 28%" in fact.statement
+
+
+def test_a_value_cited_authors_report_is_not_the_papers():
+    # C08-1022, A97-1052: cited authors open the sentence, or "he" reports it; no dataset is named, so no result fact
+    cited = paper("Han et al (2006) use a maximum entropy classifier to detect determiner errors, achieving 83% accuracy.",
+                  "He reports that for a test sample of 200 tokens the dictionary listed the right entry for 163 cases, giving a "
+                  "token recall of 82% (as compared with 80.9% in our experiment).")
+    assert results_of(cited) == {}
+
+
 def test_the_most_salient_method_stands_in_for_the_papers_system_unless_a_tag_a_dataset_or_a_kind_of_method():
     # (the next most salient is no better a guess there: the title says what the system does)
     from scholarstack.l1.results import PaperAnalysis
