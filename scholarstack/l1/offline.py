@@ -396,6 +396,9 @@ OUTCOME = re.compile(r"\d(?:\.\d+)?\s*%|\b\d+\.\d+\b|\b(?:better|worse|higher|lo
                      r"increase[sd]?|decrease[sd]?|reduc\w+|found|find|show\w*|observe[ds]?|good|poor|effective|accurate|achiev\w*|"
                      r"comparable)\b", re.I)
 
+# A change named as what a step computes, no outcome itself: "For each error triple, we compute the reduction in error …"
+CHANGE_NAMED = re.compile(r"\b(?:the|a|an|this|that|each)\s+(?:reduction|improvement|increase|decrease)s?\b(?!\s+(?:of|by)\s+\d)", re.I)
+
 
 # A data word names what a sentence describes when it is the subject ("The 250-example data set is a subset of …")
 # or the sentence says how the data were made, split or what they hold; in passing ("We present a … method for
@@ -438,7 +441,7 @@ def _finding_or_not(text: str) -> FactType:
     """What a sentence with a finding's cue states: what was done with no result ("We computed BLEU-N for
     N = 1..4"; a hedge in it, "We first identify the entities a mention may refer to", qualifies a step),
     a hedged claim, or a finding."""
-    if PROCEDURE.search(text) and not OUTCOME.search(text):
+    if PROCEDURE.search(text) and not OUTCOME.search(CHANGE_NAMED.sub(" ", text)):
         return FactType.method_description
     if HEDGE_RE.search(text) and not NUMBER_RE.search(text):
         return FactType.hypothesis
@@ -607,7 +610,7 @@ AFTER_COMMA_WE = re.compile(rf",\s*{_WE}", re.I)
 # Lead phrases before the subject ("Even with the CCGbank rule constraints, the parser …", "Using the BNC, …"): a name
 # in them is the setting, not what the statement is about
 LEAD_CHUNKS = re.compile(rf"^(?:(?:even|only|also|just)\s+)?(?:{_LEAD_PREPOSITIONS}|to|given|following|like|using|"
-                         r"compared\s+(?:to|with)|(?:inspired|motivated|guided)\s+by)\b(?:[^,;]|,(?=\d{3}))*,(?!\d{3})\s*", re.I)
+                         r"compared\s+(?:to|with)|(?:inspired|motivated|guided)\s+by|of)\b(?:[^,;]|,(?=\d{3}))*,(?!\d{3})\s*", re.I)
 # An adverb between the subject and its verb ("The graph also shows", "researchers routinely use").
 TRAILING_ADVERB = re.compile(r"(?:\s+(?:also|then|not|only|still|often|now|thus|therefore|further|always|never|already|even|"
                              r"(?!(?:family|assembly|anomaly|supply|reply|monopoly|butterfly|ally|rally|poly|apply)\b)[a-z]{3,}ly))+$")
