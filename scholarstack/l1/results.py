@@ -34,10 +34,12 @@ AUTHOR = re.compile(r"\b(we|our|ours|proposed)\b", re.I)
 # was 78% with 54% recall", "He reports … a token recall of 82%"; not "… and our system has 80.32"), or, in a sentence
 # where the authors report nothing of theirs, a citation stands in the value's clause ("Black (1988) observed 75% …";
 # not "Compared with X (Finkel et al., 2005), T-SEG obtains …"), cited authors open the sentence ("Han et al (2006) use
-# …, achieving 83% accuracy") or a possessive name opens that clause or the sentence ("…, Merialdo’s trigram tagger was
-# reported to have an accuracy of 86.6%"; not "The Feature Assessor improves Hu’s precision …").
+# …, achieving 83% accuracy"), two authors report it ("Ma and Liberman report 99.1% precision") or a possessive name
+# opens that clause or the sentence ("…, Merialdo’s trigram tagger was reported to have an accuracy of 86.6%"; not "The
+# Feature Assessor improves Hu’s precision …").
 CITES = re.compile(r"\((?:[^()]{0,60}?,?\s*)?(?:19|20)\d\d[a-z]?\)|\bet\s+al\b|^\s*[A-Z][a-z]+['’]s\s|"
-                   r"^\s*[A-Z][\w\-]+\s+(?:et\s+al\b|(?:and|&)\s+[A-Z][\w\-]+\s*\(|\(\s*(?:19|20)\d\d)")
+                   r"^\s*[A-Z][\w\-]+\s+(?:et\s+al\b|(?:and|&)\s+[A-Z][\w\-]+\s*\(|\(\s*(?:19|20)\d\d)|"
+                   r"\b[A-Z][a-z]+\s+(?:and|&)\s+[A-Z][a-z]+\s+(?:report|achiev|obtain|found|show|observ)\w*")  # "Ma and Liberman report …"
 # A citation right after the value: "The best previously reported error rate … was 75% (Kuhn and DeMori 1990)".
 CITED_AFTER = re.compile(r"^\s*%?\s*\((?:[^()]{0,60}?,?\s*)?(?:19|20)\d\d[a-z]?\)")
 OWNER = re.compile(r"\b(we|our|ours|us|their|theirs|his|her|he|she)\b", re.I)
@@ -52,8 +54,9 @@ CHANGE_WORDS = frozenset(CHANGES) | {f"{w}s" for w in CHANGES}
 CHANGE_AFTER = re.compile(rf"^(?:%\s|percent\s)?(?:(?:[\w\-]+\s){{0,4}}(?:{'|'.join(CHANGES)})s?|relative|absolute"
                           r"|(?:[\w\-]+\s){0,3}points?\s(?:over|above|better|higher|more))\b", re.I)  # "1.66 BLEU points over the baseline"
 # A test statistic; "recall that" (the verb); a rate set before training, not measured after it.
-# Agreement between annotators measures the data, not a method ("an inter-tagger agreement of 84% for WordSim353").
-NOT_A_METRIC = re.compile(r"^(?:[ztp][- ]?(?:score|value|statistic)s?|recall that|(?:learning|dropout|decay) rates?"
+# Agreement between annotators measures the data, not a method ("an inter-tagger agreement of 84% for WordSim353", "The
+# Kappa statistics for our experiments were all in the range 0.78 – 0.85").
+NOT_A_METRIC = re.compile(r"^(?:[ztp][- ]?(?:score|value|statistic)s?|kappa statistics?|recall that|(?:learning|dropout|decay) rates?"
                           r"|inter[- ]?(?:annotator|tagger|coder|rater|judge)s?\s+agreements?(?:\s+rates?)?)$", re.I)
 # "the upper bound for recall ... is 93%", "a ceiling of 90%": a limit on results, not one reached.
 LIMIT = re.compile(r"\b(?:upper|lower)\s+bounds?\b|\bceiling\b", re.I)
@@ -99,6 +102,8 @@ SYNTACTIC_TAG = re.compile("CC|CD|DT|EX|FW|IN|JJ[RS]?|LS|MD|NNP?S?|PDT|POS|PRP|R
                            "ADJP|ADVP|NP|PP|SBAR[QS]?|SINV|SQ|VP|WH(?:NP|ADVP|PP|ADJP)|QP|PRN|UCP|NX")
 # A plural names a kind of method, not the authors' one system ("language models", "generative models", "HFWs").
 PLURAL = re.compile(r"(?:[a-z]|[A-Z]{2})(?<![su])s$")
+# A measure the tagger took for a Method: "BLEU", "mWER", "SSER".
+MEASURE = re.compile(rf"(?i:{METRIC_WORDS})|[a-z]?(?:WER|SSER|TER|PER|AER|CER|CDER)")
 # How authors introduce their method by name: "a model named X", "we propose X".
 NAMED_AS = re.compile(r"\b(?:called|named|dubbed|termed|coined)\s+(?:the\s+|an?\s+)?$", re.I)
 # What a paper evaluates on; lower case only, so "the Test of English as a Foreign Language" names no test. A
@@ -207,7 +212,9 @@ class PaperAnalysis:
     def own(self, title: str) -> tuple[str, int | None, int]:
         """The paper's own method: (name, its cluster or None, a sid that names it). Unless the title opens
         with a name, the Method its authors introduce by name; else a salient Method named in the title,
-        else the title's name for the system, else the most salient specific Method."""
+        else the title's name for the system, else the most salient specific Method unless it is a syntactic
+        tag, a dataset, a kind of method (a family, a plural, a short acronym the title does not spell out), a
+        measure or cited work; else the title said as the authors' approach."""
         low = title.lower()
         head = title_head(title)  # "LiteFlowNet: A Lightweight ...": the title names it first
         if head is None and (intro := self.introduced()) is not None:
@@ -225,7 +232,8 @@ class PaperAnalysis:
         if methods:
             best = max(methods, key=lambda i: self.clusters[i].salience)
             name = self.clusters[best].name
-            if not (SYNTACTIC_TAG.fullmatch(name) or DATASET_RE.fullmatch(name) or MODEL_FAMILY.fullmatch(name)
+            kind = FAMILY.fullmatch(name) and not title_acronym(name, title)  # "ILP" for "… Integer Linear Programming …"
+            if not (SYNTACTIC_TAG.fullmatch(name) or DATASET_RE.fullmatch(name) or kind or MEASURE.fullmatch(name)
                     or PLURAL.search(name) or self.cited(best)):
                 return name, best, self.first_sid(best)
         return paper_system_name(title), None, 0
@@ -297,6 +305,19 @@ def title_system_name(title: str) -> str | None:
     if m := NAMED_SYSTEM.search(title):
         return m.group(1)
     return None
+
+
+def title_acronym(name: str, title: str) -> bool:
+    """Whether `name` is the initials of consecutive title words ("USP" in "Unsupervised Semantic Parsing", "QG" in
+    "… Quasi-Synchronous Grammar …": a hyphenated word gives one initial or one per part)."""
+    words = re.findall(r"[A-Za-z]+(?:-[A-Za-z]+)*", title)
+    options = [{w[0].upper(), "".join(p[0] for p in w.split("-")).upper()} for w in words]
+    reach = {""}  # initials of title words read so far, each prefix of `name`, started at any word
+    for opts in options:
+        reach = {r + o for r in reach | {""} for o in opts if name.upper().startswith(r + o)}
+        if name.upper() in reach:
+            return True
+    return False
 
 
 def title_head(title: str) -> str | None:

@@ -414,6 +414,8 @@ def test_a_value_cited_authors_report_is_not_the_papers():
                   "He reports that for a test sample of 200 tokens the dictionary listed the right entry for 163 cases, giving a "
                   "token recall of 82% (as compared with 80.9% in our experiment).")
     assert results_of(cited) == {}
+    # C04-1111:156: a kappa statistic measures the annotators' agreement, not a method
+    assert results_of(paper("The Kappa statistics for our experiments were 0.78 on the test set.")) == {}
 
 
 def test_the_most_salient_method_stands_in_for_the_papers_system_unless_a_tag_a_dataset_or_a_kind_of_method():
@@ -433,8 +435,12 @@ def test_the_most_salient_method_stands_in_for_the_papers_system_unless_a_tag_a_
     # A00-2031, J93-2004, H01-1035 (first 300 ACL papers): the tagger's most salient "Method" was "SBAR", "POS", "NNS"
     assert own("SBAR", "maximum entropy tagger") == "the approach of 'Assigning Function Tags To Parsed Text'"
     assert own("POS", "Penn Treebank") == "the approach of 'Assigning Function Tags To Parsed Text'"
-    # a model family or a plural names a kind of method, not the authors' system (D08-1035, D10-1115, E03-1009)
-    for kind in ("CRF", "language models", "ANs", "HMM"):
+    # a model family, a short acronym, a measure or a plural names a kind of method, a task or what is measured, not the
+    # authors' system (D08-1035, D10-1115, E03-1009, D09-1120, D08-1027, J03-1005) ...
+    for kind in ("CRF", "language models", "ANs", "HMM", "NER", "AMT", "mWER", "BLEU"):
         assert own(kind, "ALEK") == "the approach of 'Assigning Function Tags To Parsed Text'"
+    # ... unless the title spells the acronym out ("TTP" for "Assigning Function Tags To Parsed Text" here; "USP" for
+    # "Unsupervised Semantic Parsing", D09-1001)
+    assert own("TTP") == "TTP" and own("PTA") != "PTA"
     assert own("ALEK", "SBAR") == "ALEK" and own("Nominator Tags") == "the approach of 'Assigning Function Tags To Parsed Text'"
     assert own("Net-Tagger") == "Net-Tagger" and own("Markov process") == "Markov process"  # "process": no plural
