@@ -172,7 +172,7 @@ ABSTRACT_LABEL = re.compile(
     r"EXPOSURES?|INTERVENTIONS?|FUNDING|DATA SOURCES|STUDY SELECTION|(?:SYSTEMATIC REVIEW |TRIAL )?REGISTRATION)\b|"
     r"(?:Objectives?|Aims?|Purpose|Design|Settings?|Participants|Exposures?|Interventions?|Funding|Main [Oo]utcome [Mm]easures?)"
     r"\s+(?:[A-Z(]|To\b))")
-AUTHOR_START = re.compile(r"^(we|our|in this (?:paper|work|article|study)|this (?:paper|work|article|study|section|chapter)|here,? we)\b", re.I)
+AUTHOR_START = re.compile(r"^(we|our|i|my|in this (?:paper|work|article|study)|this (?:paper|work|article|study|section|chapter)|here,? we)\b", re.I)
 CONDITION_RE = re.compile(  # a number's comma or point is no boundary ("for at least 1,000 iterations", "with 2.5 GB")
     r"\b(on|for|under|when|using|with|in|across|over|without|given|at)\s+((?:the\s+)?(?:[^,;:.()\[\]]|(?<=\d)[,.](?=\d)){3,80}?)"
     r"(?=(?!(?<=\d)[,.]\d)[,;:.()\[\]]|\s+(?:and|but|which|while|whereas|than)\b|$)",
@@ -971,6 +971,12 @@ EXISTENTIAL = re.compile(r"^(?:\w+ly,?\s+)?there\s+(?:is|are|was|were|has been|h
 LEADING_ADVERB = re.compile(r"^(?:(?:\w+ly|now|also|still)\s+)+")  # "There are apparently many differences": "many differences"
 
 
+# A cited author referred back to ("He reports that …") is the person the statement before was about, when it was one:
+# a name, or a name's possessive ("Jacquemin's algorithm … He finds that …"); not "L-BFGS" nor "the system".
+HE_OR_SHE = re.compile(r"(?:he|she)\b", re.I)
+PERSON = re.compile(r"(?!(?:The|This|These|That|Our|His|Her|Its|Their|An?)\b)((?:[A-Z][a-z]+\s+)?[A-Z][a-z]+)(?:['’]s\b.*)?$")
+
+
 def _subject(statement: str, spans: list[tuple[str, str]], previous: str, system: str) -> str:
     bare = DISCOURSE.sub("", statement)
     if m := EXPLETIVE.match(bare):
@@ -979,6 +985,8 @@ def _subject(statement: str, spans: list[tuple[str, str]], previous: str, system
         return found
     if ANAPHOR.match(bare):
         return previous  # "It", "This approach": what the previous statement was about
+    if HE_OR_SHE.match(bare) and (person := PERSON.match(previous)):
+        return person.group(1)  # "Manning (1993) conducts a larger experiment … He reports that …": Manning
     if DEMONSTRATIVE.match(bare):  # "This information is …": the noun the demonstrative names, not a mention further on
         found = find_subject(ASIDE.sub(" ", bare), system)
         # "These strata reflect …": a verb the rules do not know lets the noun run on; the previous subject it was

@@ -660,6 +660,19 @@ def test_the_subject_ends_at_a_learned_verb_a_relative_clause_or_the_authors_fra
         assert find_subject(sentence, system) == subject, sentence
 
 
+def test_he_or_she_is_the_person_the_statement_before_was_about():
+    from scholarstack.l1.offline import _subject
+
+    text = "He reports that precision varies from 97% to 64% on the test words."  # A97-1052, J01-2001 (ACL)
+    assert _subject(text, [], "Manning", "our tagger") == "Manning"
+    assert _subject(text, [], "Jacquemin's algorithm", "our tagger") == "Jacquemin"
+    for thing in ("L-BFGS", "The Parser", "pattern-based approach"):  # no person: left as written
+        assert _subject(text, [], thing, "our tagger") == "He"
+    # a single author's "I" is the authors' voice, as "we" is (J01-2001, C86-1045)
+    assert _subject("In this paper, I report two experiments on how much training data is needed.", [], "Manning",
+                    "our tagger") == "our tagger"
+
+
 def test_a_name_in_a_lead_phrase_is_the_setting_not_the_subject():
     from scholarstack.l1.offline import _subject
 
