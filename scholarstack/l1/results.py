@@ -219,9 +219,10 @@ class PaperAnalysis:
         head = title_head(title)  # "LiteFlowNet: A Lightweight ...": the title names it first
         if head is None and (intro := self.introduced()) is not None:
             return self.clusters[intro].name, intro, self.first_sid(intro)
-        # "Sentence-State LSTM for ...": the title's family ("LSTM") is what the method is built of, not its name
+        # "Sentence-State LSTM for ...": the title's family ("LSTM") is what the method is built of, not its name; "POS" in
+        # "Why Doesn't EM Find Good HMM POS-Taggers?" is what the taggers assign
         named = [i for i in self.salient if self.clusters[i].type == "Method" and specific(self.clusters[i].name)
-                 and not MODEL_FAMILY.fullmatch(self.clusters[i].name)
+                 and not MODEL_FAMILY.fullmatch(self.clusters[i].name) and not SYNTACTIC_TAG.fullmatch(self.clusters[i].name)
                  and any(len(s) > 1 and re.search(rf"\b{re.escape(s.lower())}\b", low) for s in self.clusters[i].surfaces)]
         if named:
             best = max(named, key=lambda i: self.clusters[i].salience)
