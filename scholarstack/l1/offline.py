@@ -604,13 +604,14 @@ PREPOSITION_LEAD = re.compile(rf"^(?:{_LEAD_PREPOSITIONS}|to|of|into|over)"
                               r"\s+[^,]*?\s+(?=(?:the|a|an|this|these|its|their|our)\s)", re.I)
 # A lead phrase, then the authors before their verb; not a relative clause ("The features we used are …")
 _WE = r"we(?:\s+(?:\w+ly|then|also|first|further|now|next))?\s*$"
-LEAD_THEN_WE = re.compile(rf"^(?:{_LEAD_PREPOSITIONS}|near|given|following|(?:inspired|motivated|guided)\s+by|(?!\w*thing\b)\w+ing)\b"
+_LEAD_PARTICIPLES = r"(?:inspired|motivated|guided)\s+by"  # "Inspired by Culotta et al. (2007), we train …"
+LEAD_THEN_WE = re.compile(rf"^(?:{_LEAD_PREPOSITIONS}|near|given|following|{_LEAD_PARTICIPLES}|(?!\w*thing\b)\w+ing)\b"
                           rf"(?:[^,]|,(?=\d{{3}}))*?\s+{_WE}", re.I)
 AFTER_COMMA_WE = re.compile(rf",\s*{_WE}", re.I)
 # Lead phrases before the subject ("Even with the CCGbank rule constraints, the parser …", "Using the BNC, …"): a name
 # in them is the setting, not what the statement is about
 LEAD_CHUNKS = re.compile(rf"^(?:(?:even|only|also|just)\s+)?(?:{_LEAD_PREPOSITIONS}|to|given|following|like|using|"
-                         r"compared\s+(?:to|with)|(?:inspired|motivated|guided)\s+by|of)\b(?:[^,;]|,(?=\d{3}))*,(?!\d{3})\s*", re.I)
+                         rf"compared\s+(?:to|with)|{_LEAD_PARTICIPLES}|of)\b(?:[^,;]|,(?=\d{{3}}))*,(?!\d{{3}})\s*", re.I)
 # An adverb between the subject and its verb ("The graph also shows", "researchers routinely use").
 TRAILING_ADVERB = re.compile(r"(?:\s+(?:also|then|not|only|still|often|now|thus|therefore|further|always|never|already|even|"
                              r"(?!(?:family|assembly|anomaly|supply|reply|monopoly|butterfly|ally|rally|poly|apply)\b)[a-z]{3,}ly))+$")

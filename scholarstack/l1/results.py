@@ -313,7 +313,7 @@ def title_acronym(name: str, title: str) -> bool:
     "… Quasi-Synchronous Grammar …": a hyphenated word gives one initial or one per part)."""
     words = re.findall(r"[A-Za-z]+(?:-[A-Za-z]+)*", title)
     options = [{w[0].upper(), "".join(p[0] for p in w.split("-")).upper()} for w in words]
-    reach = {""}  # initials of title words read so far, each prefix of `name`, started at any word
+    reach: set[str] = set()  # initials of the title words read so far that are a prefix of `name`, started at any word
     for opts in options:
         reach = {r + o for r in reach | {""} for o in opts if name.upper().startswith(r + o)}
         if name.upper() in reach:
